@@ -1,0 +1,53 @@
+/**
+ * The transport seam of the harness. Every request the harness makes goes through a Transport wrapped by
+ * the Recorder (http/recorder.ts), which is the ONE place where exchanges are timed, redacted and written
+ * to reports. Nothing else logs or attaches requests.
+ */
+export interface HttpRequest {
+  method: string;
+  /** Absolute URL, query included. */
+  url: string;
+  headers: Record<string, string>;
+  /** Already-encoded body (JSON text or form-encoded text). */
+  body?: string;
+  /** Hard bound for the whole exchange (connect + headers + body). */
+  timeoutMs: number;
+  /** Largest body read before the exchange fails (protects against 10 MB garbage). Default 5 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  bodyText: string;
+  /** Parsed JSON body, or undefined when the body is empty or not JSON (see jsonError). */
+  json: unknown;
+  jsonError?: string;
+  durationMs: number;
+}
+
+/** Thrown by transports. code: FTF_E_TARGET_TIMEOUT | FTF_E_TARGET_UNREACHABLE | FTF_E_TARGET_RESET | FTF_E_TARGET_BODY_TOO_LARGE | FTF_E_TARGET_PROTOCOL */
+export interface Transport {
+  send(request: HttpRequest): Promise<HttpResponse>;
+  dispose?(): Promise<void>;
+}
+
+/** One recorded request/response pair, already redacted. */
+export interface Exchange {
+  id: number;
+  /** Human label, e.g. the step title. */
+  label: string;
+  startedAt: string;
+  durationMs: number;
+  request: HttpRequest;
+  response?: HttpResponse;
+  error?: { code: string; message: string };
+  /** Reproducing curl command with secrets replaced by "$ENV_VAR_NAME" references. */
+  curl: string;
+}
+
+/** Where redacted exchanges go: Playwright attachment, Allure step attachment, HAR file. */
+export interface ExchangeSink {
+  onExchange(exchange: Exchange): void | Promise<void>;
+}

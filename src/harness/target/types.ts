@@ -1,0 +1,62 @@
+/**
+ * A target profile after loading: schema-validated, env overrides applied, secrets resolved from the
+ * environment variables the profile names. Field names mirror schemas/target.schema.json (snake_case in
+ * YAML, camelCase here).
+ */
+export type Capability =
+  | 'mutation'
+  | 'second-user'
+  | 'readonly-user'
+  | 'forbidden-entity'
+  | 'clock'
+  | 'funding'
+  | 'consent'
+  | 'sandbox'
+  | 'production';
+
+export type CredentialKind = 'client_credentials' | 'api_key' | 'authorization_code';
+
+export interface ConsentConfig {
+  /** auto-approve-url: GET authorizePath with params, read `code` from the Location redirect.
+   *  form-post: POST the consent form (fields, values may name env vars via `*_env`). */
+  strategy: 'auto-approve-url' | 'form-post';
+  authorizePath: string;
+  params: Record<string, string>;
+}
+
+export interface CredentialConfig {
+  name: string;
+  kind: CredentialKind;
+  clientId?: string;
+  /** Env var NAME holding the secret (the value is in `secret`). */
+  secretEnv?: string;
+  /** Resolved secret value; never printed. */
+  secret?: string;
+  redirectUri?: string;
+  consent?: ConsentConfig;
+  /** Pre-obtained refresh token (authorization_code without automatable consent). */
+  refreshTokenEnv?: string;
+  refreshToken?: string;
+}
+
+export interface ResolvedTarget {
+  name: string;
+  /** Profile file, or "embedded" when the reference server was started by the harness. */
+  source: string;
+  baseUrl: string;
+  authUrl: string;
+  /** Sandbox control API root, when the target has one (clock/funding capabilities). */
+  controlUrl?: string;
+  environment: 'sandbox' | 'production';
+  credentials: Record<string, CredentialConfig>;
+  entities: { allowed: string[]; forbidden?: string };
+  /** Logical indication roles -> codes: primary, fractional_minimum, enforced_maximum, unenforced_maximum, ... */
+  indications: Record<string, string>;
+  /** Paths (relative to base_url) of the operations the spec leaves "not shown". */
+  paths: Record<string, string>;
+  /** Field names / JSON pointers the spec leaves "not shown" (e.g. the subscribe body's indication uid field). */
+  fields: Record<string, string>;
+  capabilities: Set<Capability>;
+  allowMutations: boolean;
+  timeouts: { requestMs: number; pollIntervalMs: number; pollDeadlineMs: number; scenarioMs: number; maxPages: number };
+}
