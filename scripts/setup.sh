@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs everything the project needs, from the npm registry and Debian's packages only.
+# Idempotent: a second run changes nothing. Browsers are never downloaded by Playwright.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// `npm test`: every check of the project in one command. Runs each stage even when an earlier one failed,
+// then prints one plain closing line `N passed, N failed, N skipped` summing everything it ran.
+// Stage results: typecheck and lint count as one check each; test runners contribute their own counts.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+
+const stages = [
+  { name: 'typecheck', cmd: ['npx', 'tsc', '--noEmit'], count: single },
+  { name: 'lint', cmd: ['npx', 'eslint', '.', '--max-warnings=0'], count: single },
+  { name: 'self-tests', cmd: ['node', 'scripts/run-self-tests.mjs'], count: fromTap('reports/self-tests.tap'), before: ['reports/self-tests.tap'] },
+  { name: 'conformance (reference)', cmd: ['npx', 'playwright', 'test'], count: fromPlaywrightJson('reports/results.json'), before: ['reports/results.json'] },
+];
+
+const only = process.argv.slice(2);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+let anyFailed = false;
+
+for (const stage of stages) {
+  if (only.length && !only.some((o) => stage.name.startsWith(o))) continue;
+  for (const f of stage.before ?? []) rmSync(f, { force: true });
+  console.log(`\n=== ${stage.name}: ${stage.cmd.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(stage.cmd[0], stage.cmd.slice(1), { stdio: 'inherit', env: process.env });
+  const status = r.status ?? 1;
+  const c = stage.count(status);
+  // A runner that exited non-zero but reported no failure (crash, config error) still counts as a failure.
+  if (status !== 0 && c.failed === 0) c.failed = 1;
+  if (status !== 0) anyFailed = true;
+  totals.passed += c.passed; totals.failed += c.failed; totals.skipped += c.skipped;
+  lines.push(`${stage.name.padEnd(26)} exit ${status}  passed ${c.passed}  failed ${c.failed}  skipped ${c.skipped}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+console.log('\n=== summary');
+for (const l of lines) console.log(l);
+if (totals.passed + totals.failed === 0) {
+  console.log('no test ran');
+  anyFailed = true;
+}
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(anyFailed ? 1 : 0);
+
+function single(status) {
+  return status === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
+}
+
+function fromTap(file) {
+  return () => {
+    if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
+    const text = readFileSync(file, 'utf8');
+    const num = (k) => Number((text.match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
+    return { passed: num('pass'), failed: num('fail') + num('cancelled'), skipped: num('skipped') + num('todo') };
+  };
+}
+
+function fromPlaywrightJson(file) {
+  return () => {
+    if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
+    const s = JSON.parse(readFileSync(file, 'utf8')).stats ?? {};
+    return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0, skipped: s.skipped ?? 0 };
+  };
+}

@@ -1,0 +1,4 @@
+export interface Command {
+  summary: string;
+  run(args: string[]): Promise<number>;
+}
