@@ -1,0 +1,24 @@
+/**
+ * Permission checks (spec Authentication rule 9; Errors 403) called by the routes after authentication.
+ * Retrying a 403 does not help, so these never depend on time or state.
+ */
+import { ApiError, type Principal, type ReferenceContext } from '../context.js';
+
+export const ENTITY_FORBIDDEN = 'Not authorised for this entity';
+export const ENDPOINT_FORBIDDEN = 'Endpoint not enabled for this API user.';
+
+/** Read-only clients may read; HEAD is a read. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** Throws 403 unless `entityCode` is on the caller's allow-list (whether the entity exists is the route's job). */
+export function assertEntityAllowed(principal: Principal, entityCode: string, _ctx: ReferenceContext): void {
+  if (!principal.allowedEntities.includes(entityCode)) throw new ApiError(403, ENTITY_FORBIDDEN);
+}
+
+/**
+ * Throws 403 when the client is not provisioned for the endpoint. The only provisioning the reference data
+ * knows is read-only (GET only); `routeId` is there for finer per-endpoint rules.
+ */
+export function assertEndpointAllowed(principal: Principal, method: string, _routeId: string, _ctx: ReferenceContext): void {
+  if (principal.readOnly && !READ_METHODS.has(method.toUpperCase())) throw new ApiError(403, ENDPOINT_FORBIDDEN);
+}

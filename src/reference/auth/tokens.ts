@@ -1,0 +1,35 @@
+/** Issuing access and refresh tokens and shaping the token response (spec Authentication rules 3, 4, 6). */
+import { REFRESH_LIFETIME_MS, type AuthState, type TokenGrant } from './state.js';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+}
+
+export interface TokenSubject {
+  userEmail: string;
+  clientId: string;
+  via: TokenGrant;
+}
+
+export function accessTokenLifetimeSeconds(state: AuthState): number {
+  return state.ctx.options.tokenLifetimeSeconds;
+}
+
+export function issueAccessToken(state: AuthState, subject: TokenSubject): string {
+  const expiresAt = state.now() + accessTokenLifetimeSeconds(state) * 1000;
+  return state.accessTokens.issue({ ...subject, expiresAt });
+}
+
+export function issueRefreshToken(state: AuthState, subject: { userEmail: string; clientId: string }): string {
+  return state.refreshTokens.issue({ ...subject, expiresAt: state.now() + REFRESH_LIFETIME_MS });
+}
+
+/** The response body; `expires_in` is the lifetime the token really has on the auth clock. */
+export function tokenResponse(state: AuthState, accessToken: string, refreshToken?: string): TokenResponse {
+  const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: accessTokenLifetimeSeconds(state) };
+  if (refreshToken !== undefined) body.refresh_token = refreshToken;
+  return body;
+}
