@@ -17,17 +17,38 @@ export interface SchemaResult {
 }
 
 export interface OperationMatch {
-  /** Operation id from schemas/operations.yaml, e.g. "event.list". */
+  /** Operation id from schemas/operations.yaml, e.g. "event.list"; "unmatched" when no path template matches. */
   operation: string;
   /** Schema $id for this status, or undefined when the operation has no entry for the status. */
   schemaId: string | undefined;
   /** Statuses that do have an entry (for the failure message). */
   knownStatuses: number[];
+  /** All status keys with an entry, status classes included (e.g. ["200", "4XX"]). */
+  statusKeys?: string[];
+  /** The resolved path template that matched (absent for "unmatched"). */
+  template?: string;
+  /** Path parameters taken from the request path, URL-decoded. */
+  params?: Record<string, string>;
 }
 
+export interface RegistryOptions {
+  /** Target profile `paths` (relative to base_url) for the operations the spec leaves "not shown". */
+  paths?: Record<string, string>;
+  /** Target profile `fields`: JSON pointers (or property names) for body shapes the spec leaves open. */
+  fields?: Record<string, string>;
+}
+
+/** The compiled function behind a schema (exposed so callers and tests can see it is compiled once). */
+export type CompiledValidator = ((value: unknown) => boolean) & { errors?: unknown };
+
 export interface SchemaRegistry {
+  /** Accepts a full $id, a short name (`event`, `holding`), `name#/$defs/x`, or a schemaId from matchOperation. */
   validate(schemaId: string, value: unknown): SchemaResult;
   /** Which operation a request is (method + path relative to base_url or auth_url, resolved with the target's paths). */
   matchOperation(method: string, pathname: string, base: 'api' | 'auth', status: number): OperationMatch | undefined;
   schemaIds(): string[];
+  /** The compiled validator for a schema (same object on every call); throws FTF_E_SCHEMA_UNKNOWN. */
+  validator(schemaId: string): CompiledValidator;
+  /** Operation ids this target offers (spec operations plus the configured `$paths` ones). */
+  operationIds(): string[];
 }

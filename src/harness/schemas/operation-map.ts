@@ -1,0 +1,136 @@
+/**
+ * Loads schemas/operations.yaml and checks it: every entry well formed, every schema name known, every
+ * `$paths.<key>` one of the documented keys. Pure data out; path compiling and matching are in operations.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { SchemaError } from './errors.js';
+import { REPO_ROOT, resolveRef } from './store.js';
+
+export const OPERATIONS_FILE = join(REPO_ROOT, 'schemas', 'operations.yaml');
+
+/** Target profile `paths` keys for the operations whose paths the spec leaves "not shown". */
+export const PATH_KEYS = [
+  'health', 'cells', 'cell', 'entities', 'entity', 'entity_users', 'holdings', 'holding_extensions',
+  'holidays', 'indications', 'checkpoints', 'checkpoint_delete',
+] as const;
+
+export type Base = 'api' | 'auth';
+
+export interface AtSpec {
+  /** Target profile `fields` key holding the pointer. */
+  field: string;
+  /** Pointer used when the profile does not give the key ("" = the body). */
+  default: string;
+  /** Absolute schema reference for the located value. */
+  schema: string;
+}
+
+export interface ResponseSpec {
+  /** Absolute schema reference for the whole body, if any. */
+  schema?: string;
+  at?: AtSpec;
+}
+
+export interface OperationSpec {
+  id: string;
+  method: string;
+  base: Base;
+  /** Spec path template, or `$paths.<key>`. */
+  path: string;
+  /** Status key ("200", "4XX") -> response spec, defaults of the base merged in. */
+  responses: Record<string, ResponseSpec>;
+}
+
+export interface OperationMap {
+  operations: OperationSpec[];
+  unmatched: Record<Base, Record<string, ResponseSpec>>;
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+const STATUS_KEY = /^[1-5]([0-9]{2}|XX)$/;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function invalid(source: string, field: string, message: string): SchemaError {
+  return new SchemaError('FTF_E_OPERATION_MAP_INVALID', message, { location: { file: source, field }, hint: 'see the header of schemas/operations.yaml' });
+}
+
+function schemaRef(source: string, field: string, value: unknown): string {
+  if (typeof value !== 'string') throw invalid(source, field, `${field} must be a schema name`);
+  const ref = resolveRef(value);
+  if (ref === undefined) throw invalid(source, field, `${field} names an unknown schema "${value}" (no schemas/api/${value.split('#')[0]}.schema.json)`);
+  return ref;
+}
+
+function responseSpec(source: string, field: string, value: unknown): ResponseSpec {
+  if (typeof value === 'string') return { schema: schemaRef(source, field, value) };
+  if (!isObj(value) || (value.schema === undefined && value.at === undefined)) {
+    throw invalid(source, field, `${field} must be a schema name or {schema?, at?}`);
+  }
+  const spec: ResponseSpec = {};
+  if (value.schema !== undefined) spec.schema = schemaRef(source, `${field}.schema`, value.schema);
+  if (value.at !== undefined) {
+    const at = value.at;
+    if (!isObj(at) || typeof at.field !== 'string' || typeof at.default !== 'string' || (at.default !== '' && !at.default.startsWith('/'))) {
+      throw invalid(source, `${field}.at`, `${field}.at must be {field: <fields key>, default: <JSON pointer or "">, schema: <name>}`);
+    }
+    spec.at = { field: at.field, default: at.default, schema: schemaRef(source, `${field}.at.schema`, at.schema) };
+  }
+  return spec;
+}
+
+function responses(source: string, field: string, value: unknown): Record<string, ResponseSpec> {
+  if (!isObj(value)) throw invalid(source, field, `${field} must be a map of status -> schema`);
+  const out: Record<string, ResponseSpec> = {};
+  for (const [status, entry] of Object.entries(value)) {
+    if (!STATUS_KEY.test(status)) throw invalid(source, `${field}.${status}`, `${field}: "${status}" is not a status (200) or class (4XX)`);
+    out[status] = responseSpec(source, `${field}.${status}`, entry);
+  }
+  return out;
+}
+
+const asBase = (v: unknown): v is Base => v === 'api' || v === 'auth';
+
+/** Parses and checks an operation map text (the file's content; `source` is used in messages). */
+export function parseOperationMap(text: string, source: string): OperationMap {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (cause) {
+    throw new SchemaError('FTF_E_OPERATION_MAP_INVALID', `not valid YAML: ${(cause as Error).message}`, { cause, location: { file: source } });
+  }
+  if (!isObj(doc) || doc.version !== 1 || !isObj(doc.operations)) throw invalid(source, '', 'expected {version: 1, defaults, unmatched, operations}');
+  const defaults = isObj(doc.defaults) ? doc.defaults : {};
+  const unmatchedDoc = isObj(doc.unmatched) ? doc.unmatched : {};
+  const baseDefaults = { api: responses(source, 'defaults.api', defaults.api ?? {}), auth: responses(source, 'defaults.auth', defaults.auth ?? {}) };
+  const unmatched = { api: responses(source, 'unmatched.api', unmatchedDoc.api ?? {}), auth: responses(source, 'unmatched.auth', unmatchedDoc.auth ?? {}) };
+  const operations: OperationSpec[] = [];
+  for (const [id, raw] of Object.entries(doc.operations)) {
+    const at = `operations.${id}`;
+    if (!isObj(raw)) throw invalid(source, at, `${at} must be a map`);
+    const method = typeof raw.method === 'string' ? raw.method.toUpperCase() : '';
+    if (!METHODS.has(method)) throw invalid(source, `${at}.method`, `${at}.method must be an HTTP method`);
+    if (!asBase(raw.base)) throw invalid(source, `${at}.base`, `${at}.base must be api or auth`);
+    const path = raw.path;
+    if (typeof path !== 'string' || !(path.startsWith('/') || path.startsWith('$paths.'))) {
+      throw invalid(source, `${at}.path`, `${at}.path must start with / or be $paths.<key>`);
+    }
+    if (path.startsWith('$paths.') && !(PATH_KEYS as readonly string[]).includes(path.slice('$paths.'.length))) {
+      throw invalid(source, `${at}.path`, `${at}.path: unknown key ${path}; known: ${PATH_KEYS.join(', ')}`);
+    }
+    const own = responses(source, `${at}.responses`, raw.responses);
+    operations.push({ id, method, base: raw.base, path, responses: { ...baseDefaults[raw.base], ...own } });
+  }
+  return { operations, unmatched };
+}
+
+let cached: OperationMap | undefined;
+
+/** The project's operation map, read and checked once per process. */
+export function loadOperationMap(): OperationMap {
+  cached ??= parseOperationMap(readFileSync(OPERATIONS_FILE, 'utf8'), OPERATIONS_FILE);
+  return cached;
+}

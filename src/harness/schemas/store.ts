@@ -1,0 +1,137 @@
+/**
+ * The ONE Ajv instance of the process and its compiled validators. Every file under schemas/api is loaded
+ * and compiled once, on first use; derived schemas (a schema located at a JSON pointer, see derived.ts) are
+ * compiled once per distinct shape. Nothing here compiles per call.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { addFtfVocabulary } from './formats.js';
+import { SchemaError } from './errors.js';
+
+export const SCHEMA_ID_PREFIX = 'https://ftf-conformance.dev/schemas/api/';
+export const SCHEMA_ID_SUFFIX = '.schema.json';
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const API_SCHEMAS_DIR = join(REPO_ROOT, 'schemas', 'api');
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is typed as the module.
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
+
+export type Ajv = Ajv2020;
+
+interface Store {
+  ajv: Ajv;
+  /** Full $id -> compiled validator. */
+  byId: Map<string, ValidateFunction>;
+  /** Short name (file name without .schema.json) -> full $id. */
+  names: Map<string, string>;
+  /** Derived key -> compiled validator (see derived.ts). */
+  derived: Map<string, ValidateFunction>;
+}
+
+let store: Store | undefined;
+
+export function fullId(name: string): string {
+  return `${SCHEMA_ID_PREFIX}${name}${SCHEMA_ID_SUFFIX}`;
+}
+
+/** `https://…/api/event.schema.json` -> `event`; derived keys -> `subscribe-response, /uid: common#/$defs/identifier`. */
+export function shortName(id: string): string {
+  const strip = (s: string): string => s.split(SCHEMA_ID_PREFIX).join('').split(SCHEMA_ID_SUFFIX).join('');
+  if (!id.startsWith('derived:')) return strip(id);
+  const [base = '', pointer = '', at = ''] = id.slice('derived:'.length).split('|');
+  return `${base ? `${strip(base)}, ` : ''}${pointer || '(body)'}: ${strip(at)}`;
+}
+
+function createAjv(): Ajv {
+  const ajv = new Ajv2020({
+    // strictSchema catches typos in keywords; required/types strictness would forbid allOf-composed schemas.
+    strict: true,
+    strictRequired: false,
+    strictTypes: false,
+    allowUnionTypes: true,
+    allErrors: true,
+    // verbose gives each error its data and parentSchema, used for "(got number 12.5)" messages.
+    verbose: true,
+  });
+  addFormats(ajv);
+  addFtfVocabulary(ajv);
+  return ajv;
+}
+
+function loadApiSchemas(ajv: Ajv, dir: string): Map<string, string> {
+  const names = new Map<string, string>();
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith(SCHEMA_ID_SUFFIX)).sort();
+  } catch (cause) {
+    throw new SchemaError('FTF_E_SCHEMA_LOAD', `cannot read the schema folder ${dir}`, { cause, hint: 'run from an ftf-conformance checkout' });
+  }
+  for (const file of files) {
+    const name = file.slice(0, -SCHEMA_ID_SUFFIX.length);
+    let schema: AnySchemaObject;
+    try {
+      schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as AnySchemaObject;
+    } catch (cause) {
+      throw new SchemaError('FTF_E_SCHEMA_LOAD', `schema file is not valid JSON: ${file}`, { cause, location: { file: join(dir, file) } });
+    }
+    if (schema.$id !== fullId(name)) {
+      throw new SchemaError('FTF_E_SCHEMA_LOAD', `schema ${file} has $id ${String(schema.$id)}, expected ${fullId(name)}`, {
+        location: { file: join(dir, file), field: '$id' },
+        hint: 'the $id must be the canonical URL built from the file name',
+      });
+    }
+    ajv.addSchema(schema);
+    names.set(name, schema.$id);
+  }
+  return names;
+}
+
+/** The process-wide store, created and fully compiled on first call. */
+export function getStore(): Store {
+  if (store) return store;
+  const ajv = createAjv();
+  const names = loadApiSchemas(ajv, API_SCHEMAS_DIR);
+  const byId = new Map<string, ValidateFunction>();
+  for (const [name, id] of names) {
+    try {
+      const validate = ajv.getSchema(id);
+      if (!validate) throw new Error('not registered');
+      byId.set(id, validate);
+    } catch (cause) {
+      throw new SchemaError('FTF_E_SCHEMA_LOAD', `schema ${name} does not compile: ${(cause as Error).message}`, {
+        cause,
+        location: { file: join(API_SCHEMAS_DIR, `${name}${SCHEMA_ID_SUFFIX}`) },
+      });
+    }
+  }
+  store = { ajv, byId, names, derived: new Map() };
+  return store;
+}
+
+/**
+ * Resolves a short name (`event`), a full $id, or either with a JSON-pointer fragment
+ * (`common#/$defs/date`) to an absolute schema reference. Returns undefined for unknown names.
+ */
+export function resolveRef(nameOrId: string): string | undefined {
+  const { names, byId } = getStore();
+  const hash = nameOrId.indexOf('#');
+  const base = hash < 0 ? nameOrId : nameOrId.slice(0, hash);
+  const fragment = hash < 0 ? '' : nameOrId.slice(hash);
+  const id = names.get(base) ?? (byId.has(base) ? base : undefined);
+  return id === undefined ? undefined : `${id}${fragment}`;
+}
+
+/** The compiled validator for a resolved reference (compiling a fragment once, then memoised by ajv). */
+export function validatorFor(ref: string): ValidateFunction | undefined {
+  const s = getStore();
+  const cached = s.byId.get(ref) ?? s.derived.get(ref);
+  if (cached) return cached;
+  if (!ref.includes('#')) return undefined;
+  const validate = s.ajv.getSchema(ref);
+  if (validate) s.byId.set(ref, validate);
+  return validate;
+}
