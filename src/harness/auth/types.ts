@@ -10,4 +10,26 @@ export interface AuthClient {
   authorization(credential: string | SpecialAuth): Promise<string | undefined>;
   /** Drop cached tokens (for "token reused until expiry" scenarios that need a fresh one). */
   forget(credential: string): void;
+  /** Drop every cached access token (the engine calls it after clock advances). Rotated refresh tokens are kept. */
+  forgetAll(): void;
+  /** "Basic base64(client_id:client_secret)" of an OAuth credential, for scenarios that call the token endpoint themselves. */
+  clientAuthorization(credential: string): string;
+  /** Runs the consent step only (PKCE S256), for scenarios that do the code exchange themselves (redirect/PKCE checks). */
+  authorizeCode(credential: string, opts?: { redirectUri?: string }): Promise<CodeGrant>;
+  /** Metadata of the cached token (no secret): when it was obtained and when it expires, ms since epoch by the client's clock. */
+  tokenInfo(credential: string): TokenInfo | undefined;
+}
+
+export interface CodeGrant {
+  code: string;
+  codeVerifier: string;
+  redirectUri: string;
+  state: string;
+}
+
+export interface TokenInfo {
+  obtainedAt: number;
+  expiresAt: number;
+  expiresIn: number;
+  hasRefreshToken: boolean;
 }

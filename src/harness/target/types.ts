@@ -21,7 +21,10 @@ export interface ConsentConfig {
    *  form-post: POST the consent form (fields, values may name env vars via `*_env`). */
   strategy: 'auto-approve-url' | 'form-post';
   authorizePath: string;
+  /** Resolved parameter values (a `<name>_env` entry in the YAML becomes `<name>` with the env value). */
   params: Record<string, string>;
+  /** Parameter name -> env var NAME, for parameters whose value came from the environment (secrets). */
+  paramEnv?: Record<string, string>;
 }
 
 export interface CredentialConfig {
@@ -43,6 +46,8 @@ export interface ResolvedTarget {
   name: string;
   /** Profile file, or "embedded" when the reference server was started by the harness. */
   source: string;
+  /** The profile file that was loaded (also for embedded targets). */
+  file?: string;
   baseUrl: string;
   authUrl: string;
   /** Sandbox control API root, when the target has one (clock/funding capabilities). */

@@ -1,0 +1,66 @@
+/**
+ * Transport over Playwright's APIRequestContext (used inside the Playwright runner so the trace viewer sees
+ * the calls). Redirects are never followed; the timeout is Playwright's whole-request timeout. Playwright
+ * buffers the body itself, so the size cap is enforced after the read (and up front from Content-Length).
+ */
+import { performance } from 'node:perf_hooks';
+import type { APIRequestContext } from '@playwright/test';
+import { normaliseHeaders, parseBody } from './body.js';
+import { classifyCode, DEFAULT_MAX_BODY_BYTES, transportError } from './errors.js';
+import type { HttpRequest, HttpResponse, Transport } from './types.js';
+import { FtfError } from '../../shared/errors.js';
+
+export function createPlaywrightTransport(context: APIRequestContext): Transport {
+  return {
+    async send(req: HttpRequest): Promise<HttpResponse> {
+      const maxBytes = req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const started = performance.now();
+      try {
+        const res = await context.fetch(req.url, {
+          method: req.method,
+          headers: req.headers,
+          ...(req.body === undefined ? {} : { data: req.body }),
+          timeout: req.timeoutMs,
+          maxRedirects: 0,
+          failOnStatusCode: false,
+        });
+        try {
+          const headers = normaliseHeaders(Object.fromEntries(groupHeaders(res.headersArray())));
+          const declared = Number(headers['content-length']);
+          if (Number.isFinite(declared) && declared > maxBytes) {
+            throw transportError('bodyTooLarge', req, `response body of ${declared} bytes exceeds the ${maxBytes}-byte limit`);
+          }
+          const body = await res.body();
+          if (body.length > maxBytes) throw transportError('bodyTooLarge', req, `response body of ${body.length} bytes exceeds the ${maxBytes}-byte limit`);
+          const bodyText = body.toString('utf8');
+          return { status: res.status(), headers, bodyText, ...parseBody(bodyText, headers['content-type']), durationMs: performance.now() - started };
+        } finally {
+          await res.dispose().catch(() => undefined);
+        }
+      } catch (err) {
+        throw mapPlaywrightError(err, req);
+      }
+    },
+  };
+}
+
+function groupHeaders(list: Array<{ name: string; value: string }>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { name, value } of list) out.set(name.toLowerCase(), [...(out.get(name.toLowerCase()) ?? []), value]);
+  return out;
+}
+
+/** Playwright reports network failures as plain Errors; the errno or "Timeout …" is in the message. */
+function mapPlaywrightError(err: unknown, req: HttpRequest): FtfError {
+  if (err instanceof FtfError) return err;
+  const message = (err as Error)?.message ?? String(err);
+  const firstLine = message.split('\n')[0] ?? message;
+  if (/Timeout \d+ms exceeded|timed? ?out/i.test(message)) {
+    return transportError('timeout', req, `no complete response within ${req.timeoutMs} ms (whole-exchange bound)`);
+  }
+  const errno = /\b(E[A-Z_]{3,}|HPE_[A-Z_]+|UND_ERR_[A-Z_]+)\b/.exec(message)?.[1];
+  const kind = classifyCode(errno) ?? (/socket hang up|other side closed/i.test(message) ? 'reset' : 'protocol');
+  const detail = kind === 'unreachable' ? 'cannot connect' : kind === 'reset' ? 'connection reset or closed by the target' : 'request failed';
+  // No `cause`: Playwright's call log in the original message lists request headers (Authorization).
+  return transportError(kind, req, `${detail}: ${firstLine}`);
+}

@@ -1,0 +1,103 @@
+/**
+ * Checks a schema-valid profile for combinations the schema cannot express well, each reported at the
+ * line/column of the field at fault.
+ */
+import { PROFILE_ERROR_CODES } from './errors.js';
+import type { YamlSource } from './locate.js';
+import type { ProfileIssue } from './validate.js';
+
+/** The profile as written (snake_case), after schema validation. */
+export interface RawProfile {
+  name: string;
+  base_url: string;
+  auth_url: string;
+  control_url?: string;
+  environment: 'sandbox' | 'production';
+  allow_mutations?: boolean;
+  credentials: Record<string, RawCredential>;
+  entities?: { allowed: string[]; forbidden?: string };
+  indications?: Record<string, string>;
+  paths?: Record<string, string>;
+  fields?: Record<string, string>;
+  capabilities?: Array<'mutation' | 'clock' | 'funding' | 'consent'>;
+  timeouts?: { request_ms?: number; poll_interval_ms?: number; poll_deadline_ms?: number; scenario_ms?: number; max_pages?: number };
+}
+
+export interface RawCredential {
+  kind: 'client_credentials' | 'api_key' | 'authorization_code';
+  client_id?: string;
+  client_secret_env?: string;
+  redirect_uri?: string;
+  consent?: { strategy: 'auto-approve-url' | 'form-post'; authorize_path?: string; params?: Record<string, string> };
+  refresh_token_env?: string;
+  api_key_env?: string;
+}
+
+export type SemanticIssue = ProfileIssue & { code?: string };
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function checkProfile(p: RawProfile, source: YamlSource, ctx: { controlUrlKnown: boolean }): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
+  const at = (path: string[], which: 'key' | 'value' = 'key') => source.locate(path, which);
+  const capabilities = p.capabilities ?? [];
+  const capIndex = (c: string) => String(capabilities.indexOf(c as never));
+
+  for (const [name, c] of Object.entries(p.credentials)) {
+    if (c.kind === 'api_key' && p.environment === 'production') {
+      issues.push({
+        code: PROFILE_ERROR_CODES.apiKeyInProduction,
+        field: `credentials.${name}`,
+        message: `credentials.${name} is an api_key credential in a production profile; production requires OAuth (spec, Authentication rule 8)`,
+        hint: 'remove the api_key credential or set environment: sandbox',
+        ...at(['credentials', name]),
+      });
+    }
+    for (const [param, envName] of Object.entries(c.consent?.params ?? {})) {
+      if (param.endsWith('_env') && !ENV_NAME.test(envName)) {
+        issues.push({
+          field: `credentials.${name}.consent.params.${param}`,
+          message: `credentials.${name}.consent.params.${param} must name an environment variable, got an invalid name`,
+          ...at(['credentials', name, 'consent', 'params', param]),
+        });
+      }
+    }
+  }
+
+  if (capabilities.includes('consent')) {
+    const code = p.credentials.code;
+    if (!code || code.kind !== 'authorization_code' || (!code.consent && !code.refresh_token_env)) {
+      issues.push({
+        field: 'capabilities',
+        message: 'capability consent needs credentials.code of kind authorization_code with consent or refresh_token_env',
+        ...at(['capabilities', capIndex('consent')], 'value'),
+      });
+    }
+  }
+  for (const cap of ['clock', 'funding'] as const) {
+    if (capabilities.includes(cap) && !ctx.controlUrlKnown) {
+      issues.push({
+        field: 'capabilities',
+        message: `capability ${cap} needs control_url (the sandbox control API that advances the clock / simulates funding)`,
+        hint: 'set control_url or FTF_CONTROL_URL, or drop the capability',
+        ...at(['capabilities', capIndex(cap)], 'value'),
+      });
+    }
+  }
+  if (capabilities.includes('mutation') && p.environment === 'production' && !p.allow_mutations) {
+    issues.push({
+      field: 'capabilities',
+      message: 'capability mutation in a production profile needs allow_mutations: true (and the CLI flag at run time)',
+      ...at(['capabilities', capIndex('mutation')], 'value'),
+    });
+  }
+  const forbidden = p.entities?.forbidden;
+  if (forbidden && p.entities?.allowed.includes(forbidden)) {
+    issues.push({
+      field: 'entities.forbidden',
+      message: `entities.forbidden ${JSON.stringify(forbidden)} is also in entities.allowed`,
+      ...at(['entities', 'forbidden'], 'value'),
+    });
+  }
+  return issues;
+}

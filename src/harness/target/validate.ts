@@ -1,0 +1,114 @@
+/**
+ * Validates a parsed profile against schemas/target.schema.json and turns ajv's errors into issues that
+ * name the field as the user wrote it (credentials.primary.client_id) plus its line and column.
+ *
+ * The target schema is compiled here, once per process, with its own ajv instance: profiles are loaded
+ * before the API schema registry exists, and the registry is about responses, not configuration.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { fieldName, pointerSegments, type YamlSource } from './locate.js';
+
+export interface ProfileIssue {
+  field: string;
+  message: string;
+  hint?: string;
+  line: number;
+  column: number;
+}
+
+export const TARGET_SCHEMA_URL = new URL('../../../schemas/target.schema.json', import.meta.url);
+
+/** Literal secret fields people tend to write; the profile only ever names environment variables. */
+const SECRET_LITERALS: Record<string, string> = {
+  client_secret: 'client_secret_env',
+  secret: 'client_secret_env',
+  api_key: 'api_key_env',
+  apikey: 'api_key_env',
+  refresh_token: 'refresh_token_env',
+  access_token: 'client_secret_env (tokens are obtained by the harness)',
+  token: 'client_secret_env (tokens are obtained by the harness)',
+  password: 'password_env',
+  passwd: 'password_env',
+};
+
+const PATTERN_HINTS: Record<string, string> = {
+  base_url: 'an http(s) URL ending in /api/v1 (spec, Versioning: {base_url} ends in /api/v1), or `embedded`',
+  auth_url: 'the environment root as an http(s) URL without query, e.g. https://sandbox.example.com (the token endpoint is {auth_url}/oauth/token)',
+  control_url: 'an http(s) URL without query, e.g. https://sandbox.example.com/_sandbox',
+  redirect_uri: 'an absolute URI such as https://app.example.com/callback',
+};
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, verbose: true });
+    compiled = ajv.compile(JSON.parse(readFileSync(TARGET_SCHEMA_URL, 'utf8')) as object);
+  }
+  return compiled;
+}
+
+export function validateProfile(value: unknown, source: YamlSource): ProfileIssue[] {
+  const validate = validator();
+  if (validate(value)) return [];
+  const issues = (validate.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'not').map((e) => toIssue(e, source, value));
+  // allOf/if-then and propertyNames can repeat the same complaint; keep one per field+message.
+  const unique = new Map(issues.map((i) => [`${i.field}|${i.message}`, i]));
+  return [...unique.values()].sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+function toIssue(e: ErrorObject, source: YamlSource, root: unknown): ProfileIssue {
+  const segments = pointerSegments(e.instancePath);
+  const params = e.params as Record<string, unknown>;
+  const last = segments[segments.length - 1] ?? '';
+  const issue = (path: string[], message: string, hint?: string, which: 'key' | 'value' = 'key'): ProfileIssue => {
+    const pos = source.locate(path, which);
+    return { field: fieldName(path) || '(profile)', message, ...(hint ? { hint } : {}), ...pos };
+  };
+  switch (e.keyword) {
+    case 'required': {
+      const missing = String(params.missingProperty);
+      const kind = kindOf(root, segments);
+      const why = kind && segments[0] === 'credentials' && segments.length === 2 ? ` (required for kind ${kind})` : '';
+      return issue(segments, `missing required field ${fieldName([...segments, missing])}${why}`);
+    }
+    case 'additionalProperties': {
+      const extra = String(params.additionalProperty);
+      const path = [...segments, extra];
+      const secretField = SECRET_LITERALS[extra];
+      if (secretField) {
+        return issue(path, `field ${fieldName(path)} would hold a literal secret; profiles never contain secrets`,
+          `put the value in an environment variable and name that variable with ${secretField}`);
+      }
+      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      return issue(path, `unknown field ${fieldName(path)}`, allowed.length ? `allowed here: ${allowed.join(', ')}` : undefined);
+    }
+    case 'propertyNames': {
+      const name = String(params.propertyName);
+      const path = [...segments, name];
+      const secretField = SECRET_LITERALS[name];
+      if (secretField && segments.includes('params')) {
+        return issue(path, `consent parameter ${fieldName(path)} would hold a literal secret`, `write ${name}_env: <ENV_VAR_NAME> instead`);
+      }
+      return issue(path, `invalid name ${JSON.stringify(name)} for ${fieldName(segments)}`, 'use lower-case letters, digits, _ and -');
+    }
+    case 'pattern': {
+      const hint = PATTERN_HINTS[last] ?? (segments[0] === 'paths' ? 'a path relative to base_url starting with /' : undefined);
+      return issue(segments, `invalid value ${JSON.stringify(e.data)} for ${fieldName(segments)}${hint ? `: must be ${hint}` : ` (must match ${String(params.pattern)})`}`, undefined, 'value');
+    }
+    case 'enum':
+      return issue(segments, `invalid value ${JSON.stringify(e.data)} for ${fieldName(segments)}: must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`,
+        segments[0] === 'capabilities' ? 'second-user, readonly-user, forbidden-entity, sandbox and production are derived from credentials/entities/environment, not declared' : undefined,
+        'value');
+    default:
+      return issue(segments, `${fieldName(segments) || 'profile'} ${e.message ?? 'is invalid'}`, undefined, 'value');
+  }
+}
+
+function kindOf(root: unknown, segments: string[]): string | undefined {
+  let node: unknown = root;
+  for (const s of segments) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[s] : undefined;
+  const kind = node && typeof node === 'object' ? (node as Record<string, unknown>).kind : undefined;
+  return typeof kind === 'string' ? kind : undefined;
+}
