@@ -1,0 +1,75 @@
+/**
+ * Named event-stream checkpoints, scoped per user e-mail. Versions are opaque ("ec1." + base64url) and
+ * change on every update; PATCH is a synchronous compare-and-set, so of concurrent PATCHes carrying the
+ * same version exactly one wins.
+ */
+export interface CheckpointData {
+  uid: string;
+  name: string;
+  cursor: string;
+  checkpointVersion: string;
+  updatedAt: string;
+}
+
+/** Per-user cap, so a runaway client cannot grow memory without bound. */
+export const MAX_CHECKPOINTS_PER_USER = 1000;
+
+export type CasResult = { ok: true; checkpoint: CheckpointData } | { ok: false; checkpoint: CheckpointData };
+
+export class CheckpointBook {
+  private readonly byUser = new Map<string, Map<string, CheckpointData>>();
+  private counter = 0;
+
+  constructor(private readonly newUid: () => string) {}
+
+  private version(uid: string): string {
+    this.counter += 1;
+    return `ec1.${Buffer.from(`${uid}:${this.counter}`, 'utf8').toString('base64url')}`;
+  }
+
+  private userMap(email: string): Map<string, CheckpointData> {
+    let m = this.byUser.get(email);
+    if (!m) {
+      m = new Map();
+      this.byUser.set(email, m);
+    }
+    return m;
+  }
+
+  get(email: string, name: string): CheckpointData | undefined {
+    return this.byUser.get(email)?.get(name);
+  }
+
+  list(email: string): CheckpointData[] {
+    return [...(this.byUser.get(email)?.values() ?? [])];
+  }
+
+  /** Creates `name` at `cursor` unless it exists. `created` false returns the existing one unchanged. */
+  create(email: string, name: string, cursor: string, nowIso: string): { created: boolean; checkpoint: CheckpointData } | 'limit' {
+    const m = this.userMap(email);
+    const existing = m.get(name);
+    if (existing) return { created: false, checkpoint: existing };
+    if (m.size >= MAX_CHECKPOINTS_PER_USER) return 'limit';
+    const uid = this.newUid();
+    const cp: CheckpointData = { uid, name, cursor, checkpointVersion: this.version(uid), updatedAt: nowIso };
+    m.set(name, cp);
+    return { created: true, checkpoint: cp };
+  }
+
+  compareAndSet(email: string, name: string, expectedVersion: string, cursor: string, nowIso: string): CasResult | undefined {
+    const m = this.byUser.get(email);
+    const cp = m?.get(name);
+    if (!m || !cp) return undefined;
+    if (cp.checkpointVersion !== expectedVersion) return { ok: false, checkpoint: cp };
+    const next: CheckpointData = { ...cp, cursor, checkpointVersion: this.version(cp.uid), updatedAt: nowIso };
+    m.set(name, next);
+    return { ok: true, checkpoint: next };
+  }
+
+  delete(email: string, name: string): CheckpointData | undefined {
+    const m = this.byUser.get(email);
+    const cp = m?.get(name);
+    if (cp) m?.delete(name);
+    return cp;
+  }
+}

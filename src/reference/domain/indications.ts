@@ -1,0 +1,105 @@
+/**
+ * Indications on the simulated clock: the daily-rotating uid of Fixed products (derived from code + local
+ * date + seed; Extendable ones keep one uid), the available subscription dates (weekdays that are not a
+ * holiday of any of the product's calendars, whose cut-off has not passed) and cut-off instants.
+ */
+import type { Holiday, IndicationSpec } from '../data/types.js';
+import { hashString, uuidFrom } from '../data/prng.js';
+import { addDays, localDate, toEpochDay, weekday, zonedToUtc } from './dates.js';
+
+/** How many dates an indication lists. */
+export const SUBSCRIPTION_DATE_COUNT = 10;
+/** A Fixed uid of any of the last N local days answers 400 "no longer available"; older ones 404. */
+export const ROTATED_UID_MEMORY_DAYS = 60;
+
+export interface IndicationView extends Omit<IndicationSpec, 'yield' | 'extensionMonths' | 'termMonths' | 'cellCode' | 'calendars' | 'obligorExposureName'> {
+  uid: string;
+  subscriptionDates: string[];
+  calendars: string[];
+  termMonths: number;
+  yield: number;
+}
+
+export type UidLookup =
+  | { kind: 'current'; spec: IndicationSpec }
+  | { kind: 'rotated'; spec: IndicationSpec }
+  | { kind: 'unknown' };
+
+export class IndicationBook {
+  private readonly byCode: Map<string, IndicationSpec>;
+  private readonly holidays: Set<string>;
+
+  constructor(readonly specs: readonly IndicationSpec[], holidays: readonly Holiday[], private readonly seed: number) {
+    this.byCode = new Map(specs.map((s) => [s.code, s]));
+    this.holidays = new Set(holidays.map((h) => `${h.country}|${h.date}`));
+  }
+
+  get(code: string): IndicationSpec | undefined {
+    return this.byCode.get(code);
+  }
+
+  /** A weekday that is no holiday in any of the indication's calendars. */
+  isBusinessDay(spec: IndicationSpec, date: string): boolean {
+    const wd = weekday(date);
+    if (wd === 0 || wd === 6) return false;
+    return !spec.calendars.some((c) => this.holidays.has(`${c}|${date}`));
+  }
+
+  cutoffOf(spec: IndicationSpec, date: string): number {
+    return zonedToUtc(date, spec.cutoffTime, spec.timezone);
+  }
+
+  localToday(spec: IndicationSpec, nowMs: number): string {
+    return localDate(nowMs, spec.timezone);
+  }
+
+  uidOn(spec: IndicationSpec, date: string): string {
+    return spec.type === 'Fixed'
+      ? uuidFrom(this.seed, hashString(spec.code), toEpochDay(date))
+      : uuidFrom(this.seed, hashString(spec.code), 0x7fffffff);
+  }
+
+  currentUid(spec: IndicationSpec, nowMs: number): string {
+    return this.uidOn(spec, this.localToday(spec, nowMs));
+  }
+
+  /** Business days from today (local) whose cut-off is still ahead, oldest first. */
+  subscriptionDates(spec: IndicationSpec, nowMs: number, count = SUBSCRIPTION_DATE_COUNT): string[] {
+    return this.datesAfter(spec, addDays(this.localToday(spec, nowMs), -1), nowMs, count);
+  }
+
+  /** The first `count` business days strictly after `date` whose cut-off is after `notBeforeMs`. */
+  datesAfter(spec: IndicationSpec, date: string, notBeforeMs: number, count: number): string[] {
+    const out: string[] = [];
+    let d = date;
+    for (let i = 0; i < 3660 && out.length < count; i++) {
+      d = addDays(d, 1);
+      if (this.isBusinessDay(spec, d) && this.cutoffOf(spec, d) > notBeforeMs) out.push(d);
+    }
+    return out;
+  }
+
+  /** Resolves a uid against every indication: today's uid, a rotated (recent past) one, or unknown. */
+  lookupUid(uid: string, nowMs: number): UidLookup {
+    for (const spec of this.specs) if (this.currentUid(spec, nowMs) === uid) return { kind: 'current', spec };
+    for (const spec of this.specs) {
+      if (spec.type !== 'Fixed') continue;
+      const today = this.localToday(spec, nowMs);
+      for (let back = 1; back <= ROTATED_UID_MEMORY_DAYS; back++) {
+        if (this.uidOn(spec, addDays(today, -back)) === uid) return { kind: 'rotated', spec };
+      }
+    }
+    return { kind: 'unknown' };
+  }
+
+  view(spec: IndicationSpec, nowMs: number): IndicationView {
+    return {
+      code: spec.code, name: spec.name, type: spec.type, currency: spec.currency,
+      uid: this.currentUid(spec, nowMs),
+      minimum: spec.minimum, maximum: spec.maximum, enforceMaximum: spec.enforceMaximum,
+      subscriptionDates: this.subscriptionDates(spec, nowMs),
+      cutoffTime: spec.cutoffTime, timezone: spec.timezone, obligorExposureCode: spec.obligorExposureCode,
+      calendars: [...spec.calendars], termMonths: spec.termMonths, yield: Number(spec.yield),
+    };
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * POST /subscribe business rules, after authentication, permission, idempotency and schema checks (see
+ * routes/subscriptions.ts for the full order). Each rule is one function so that a fault (issue 5) can
+ * deviate in exactly one place. Amount math in decimal.js.
+ */
+import { Decimal } from 'decimal.js';
+import { ApiError, type Faults } from '../context.js';
+import type { IndicationSpec } from '../data/types.js';
+import { money } from '../data/history.js';
+import type { Subscription } from './subscriptions.js';
+import type { Domain } from './world.js';
+
+export interface SubscribeBody {
+  indicationUid: string;
+  entityCode: string;
+  amount: number;
+  subscriptionDate?: string;
+}
+
+const MILLION = new Decimal(1_000_000);
+
+/** Unknown uid -> 404; a Fixed uid of a past day (rotated) -> 400. */
+export function checkIndicationUid(domain: Domain, uid: string, _faults: Faults): IndicationSpec {
+  const found = domain.indications.lookupUid(uid, domain.clock.now());
+  if (found.kind === 'unknown') throw new ApiError(404, 'Indication not found');
+  if (found.kind === 'rotated') throw new ApiError(400, 'Indication is no longer available for subscription.');
+  return found.spec;
+}
+
+/** Requested date must be listed (which implies its cut-off is ahead); omitted -> first listed date. */
+export function resolveSubscriptionDate(domain: Domain, spec: IndicationSpec, requested: string | undefined, _faults: Faults): string {
+  const dates = domain.indications.subscriptionDates(spec, domain.clock.now());
+  if (requested === undefined) {
+    const first = dates[0];
+    if (!first) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
+    return first;
+  }
+  if (!dates.includes(requested)) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
+  return requested;
+}
+
+/** amount < minimum x 1,000,000 -> 400; equal is accepted. */
+export function checkMinimum(spec: IndicationSpec, amount: Decimal, _faults: Faults): void {
+  if (amount.lessThan(new Decimal(spec.minimum).mul(MILLION))) throw new ApiError(400, 'Amount is below the indication minimum.');
+}
+
+/** amount > maximum x 1,000,000: 400 when enforced, else accepted for manual review. Returns manualReview. */
+export function checkMaximum(spec: IndicationSpec, amount: Decimal, _faults: Faults): boolean {
+  if (!amount.greaterThan(new Decimal(spec.maximum).mul(MILLION))) return false;
+  if (spec.enforceMaximum) throw new ApiError(400, 'Amount is above the indication maximum.');
+  return true;
+}
+
+/** Runs the rules in order and creates the subscription (Pending, SUBSCRIBED event). Synchronous. */
+export function subscribe(domain: Domain, body: SubscribeBody, faults: Faults): Subscription {
+  const spec = checkIndicationUid(domain, body.indicationUid, faults);
+  const date = resolveSubscriptionDate(domain, spec, body.subscriptionDate, faults);
+  const amount = new Decimal(String(body.amount));
+  checkMinimum(spec, amount, faults);
+  const manualReview = checkMaximum(spec, amount, faults);
+  const record: Subscription = {
+    uid: domain.newId(),
+    entityCode: body.entityCode,
+    indicationCode: spec.code,
+    indicationUid: body.indicationUid,
+    amount: body.amount,
+    subscriptionDate: date,
+    requestedSubscriptionDate: date,
+    status: 'Pending',
+    holdingUid: null,
+    manualReview,
+    createdAt: domain.nowIso(),
+  };
+  domain.subscriptions.add(record);
+  domain.store.append(body.entityCode, 'SUBSCRIBED', {
+    subscriptionUid: record.uid, indicationCode: spec.code, currency: spec.currency,
+    amount: money(amount), subscriptionDate: date,
+  });
+  return record;
+}

@@ -1,0 +1,57 @@
+/**
+ * The ONE error handler and the not-found handler: every failure answers `{detail: string}` or, for
+ * schema failures, 422 `{detail: [{loc, msg, type}]}`. Framework errors (malformed JSON, wrong content
+ * type, oversized body, bad URL) are 4xx, never 5xx.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../context.js';
+import { toValidationDetail } from './validation.js';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+const FRAMEWORK: Record<string, { status: number; detail: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, detail: `Request body is too large (limit ${BODY_LIMIT_BYTES} bytes).` },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, detail: 'Unsupported Content-Type; send application/json.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, detail: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, detail: 'Body is empty but Content-Type is application/json.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, detail: 'Malformed JSON body.' },
+  FST_ERR_BAD_URL: { status: 400, detail: 'Malformed URL.' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 404, detail: 'Not Found' },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, detail: 'Bad request.' },
+};
+
+interface MaybeValidation {
+  validation?: unknown;
+  validationContext?: string;
+}
+
+/** Status and body for any thrown error. */
+export function errorResponse(err: unknown): { status: number; body: Record<string, unknown> } {
+  if (err instanceof ApiError) {
+    return { status: err.status, body: { detail: err.detail, ...err.extra } };
+  }
+  const e = err as Partial<FastifyError> & MaybeValidation;
+  if (Array.isArray(e.validation)) {
+    return { status: 422, body: { detail: toValidationDetail(e.validation, e.validationContext) } };
+  }
+  const known = e.code ? FRAMEWORK[e.code] : undefined;
+  if (known) return { status: known.status, body: { detail: known.detail } };
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500) return { status, body: { detail: typeof e.message === 'string' && e.message ? e.message : 'Bad request.' } };
+  return { status: 500, body: { detail: 'Internal Server Error' } };
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, body } = errorResponse(err);
+    if (status >= 500) request.log.error({ err }, 'unhandled error');
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+}
+
+/** Fastify's `frameworkErrors` option: bad URLs and the like before routing. */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body } = errorResponse(err);
+  void reply.code(status).send(body);
+}

@@ -1,0 +1,81 @@
+/**
+ * Checkpoints, scoped to the authenticated user (principal.userEmail):
+ * GET /event/checkpoint -> {checkpoints}; PUT /{name} -> 201 new (cursor = head of the caller's stream,
+ * or the origin cursor when it is empty) or 200 existing unchanged; GET /{name} -> {checkpoint};
+ * PATCH /{name} {expectedCheckpointVersion, newCursor} -> 200 {checkpoint} | 409 {detail, checkpoint};
+ * DELETE /{name} -> {checkpoint: {uid, name}, deleted: true}.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ApiError, type Principal } from '../context.js';
+import { selectionOf, seqOfCursor } from '../domain/events/query.js';
+import type { Domain } from '../domain/world.js';
+import { begin } from '../http/guard.js';
+import type { RouteDeps } from './deps.js';
+
+export const CHECKPOINT_NAME_PATTERN = '^[A-Za-z0-9._~-]{1,128}$';
+const PARAMS = { type: 'object', properties: { name: { type: 'string', pattern: CHECKPOINT_NAME_PATTERN } }, required: ['name'] } as const;
+
+interface NameParams { name: string }
+interface PatchBody { expectedCheckpointVersion: string; newCursor: string }
+
+/** The cursor of the newest event the caller may see, or the origin cursor of an empty stream. */
+export function headCursorFor(domain: Domain, p: Principal): string {
+  const { store, codec } = domain;
+  return codec.encode(store.last(selectionOf(store, p.allowedEntities, null), store.head));
+}
+
+export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
+  const book = () => domain.checkpoints;
+  const notFound = (): ApiError => new ApiError(404, 'Checkpoint not found');
+
+  app.get('/event/checkpoint', async (request) => {
+    const p = begin(request, '/event/checkpoint', ctx);
+    return { checkpoints: book().list(p.userEmail) };
+  });
+
+  app.put<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request, reply) => {
+    const p = begin(request, '/event/checkpoint/{name}', ctx);
+    const r = book().create(p.userEmail, request.params.name, headCursorFor(domain, p), domain.nowIso());
+    if (r === 'limit') throw new ApiError(400, 'Checkpoint limit reached for this user.');
+    return reply.code(r.created ? 201 : 200).send(r.checkpoint);
+  });
+
+  app.get<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
+    const p = begin(request, '/event/checkpoint/{name}', ctx);
+    const cp = book().get(p.userEmail, request.params.name);
+    if (!cp) throw notFound();
+    return { checkpoint: cp };
+  });
+
+  app.patch<{ Params: NameParams; Body: PatchBody }>('/event/checkpoint/:name', {
+    attachValidation: true,
+    schema: {
+      params: PARAMS,
+      body: {
+        type: 'object',
+        required: ['expectedCheckpointVersion', 'newCursor'],
+        properties: {
+          expectedCheckpointVersion: { type: 'string', minLength: 1, maxLength: 512 },
+          newCursor: { type: 'string', minLength: 1, maxLength: 256 },
+        },
+      },
+    },
+  }, async (request) => {
+    const p = begin(request, '/event/checkpoint/{name}', ctx);
+    const { name } = request.params;
+    if (!book().get(p.userEmail, name)) throw notFound();
+    seqOfCursor(domain.codec, domain.store, request.body.newCursor);
+    // Compare-and-set in one synchronous call: no await between reading and writing the version.
+    const r = book().compareAndSet(p.userEmail, name, request.body.expectedCheckpointVersion, request.body.newCursor, domain.nowIso());
+    if (!r) throw notFound();
+    if (!r.ok) throw new ApiError(409, 'Checkpoint version mismatch.', { checkpoint: r.checkpoint });
+    return { checkpoint: r.checkpoint };
+  });
+
+  app.delete<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
+    const p = begin(request, '/event/checkpoint/{name}', ctx);
+    const cp = book().delete(p.userEmail, request.params.name);
+    if (!cp) throw notFound();
+    return { checkpoint: { uid: cp.uid, name: cp.name }, deleted: true };
+  });
+}

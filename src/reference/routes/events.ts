@@ -1,0 +1,53 @@
+/**
+ * GET /event: the caller's stream (events of allow-listed entities only), filters entity_code and
+ * event_type, start_cursor (exclusive), end_cursor (inclusive fence), limit 1..1000 (default 1000).
+ */
+import type { FastifyInstance } from 'fastify';
+import { EVENT_TYPES, type EventType } from '../data/types.js';
+import { queryEvents } from '../domain/events/query.js';
+import { allowEntity, begin } from '../http/guard.js';
+import { CODE_SCHEMA, type RouteDeps } from './deps.js';
+
+export const MAX_PAGE_SIZE = 1000;
+const CURSOR_SCHEMA = { type: 'string', minLength: 1, maxLength: 256 } as const;
+
+interface EventQueryString {
+  limit: number;
+  start_cursor?: string;
+  end_cursor?: string;
+  entity_code?: string;
+  event_type?: EventType;
+}
+
+export function registerEventRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
+  app.get<{ Querystring: EventQueryString }>('/event', {
+    attachValidation: true,
+    schema: {
+      querystring: {
+        type: 'object',
+        properties: {
+          limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE },
+          start_cursor: CURSOR_SCHEMA,
+          end_cursor: CURSOR_SCHEMA,
+          entity_code: CODE_SCHEMA,
+          event_type: { type: 'string', enum: [...EVENT_TYPES] },
+        },
+      },
+    },
+  }, async (request) => {
+    const p = begin(request, '/event', ctx);
+    const q = request.query;
+    let entityCodes = p.allowedEntities;
+    if (q.entity_code !== undefined) {
+      allowEntity(p, q.entity_code, ctx);
+      entityCodes = [q.entity_code];
+    }
+    return queryEvents(domain.store, domain.codec, {
+      entityCodes,
+      eventType: q.event_type ?? null,
+      startCursor: q.start_cursor ?? null,
+      endCursor: q.end_cursor ?? null,
+      limit: q.limit,
+    });
+  });
+}
