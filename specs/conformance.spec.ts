@@ -1,0 +1,49 @@
+/**
+ * Thin Playwright entry: loads every YAML scenario under specs/ and declares one test per scenario (tags:
+ * @family + tags; one `clause` annotation per covered clause; Allure epic/feature/story). A broken scenario
+ * file becomes a failing test carrying the loader's message, so the other scenarios still run.
+ */
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runScenario } from '../src/harness/engine/run.js';
+import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
+import { missingCapabilities } from '../src/harness/target/capabilities.js';
+import { test } from './fixtures.js';
+
+const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
+const SCENARIO_DIR = process.env.FTF_SPECS_DIR ?? SPECS_DIR;
+const suite = loadScenarioSuite(SCENARIO_DIR);
+
+for (const problem of suite.problems) {
+  test(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, () => {
+    throw new Error(describeProblem(problem));
+  });
+}
+
+for (const scenario of suite.scenarios) {
+  test(
+    `${scenario.id}: ${scenario.title}`,
+    {
+      tag: [...new Set([scenario.family, ...scenario.tags])].map((t) => `@${t}`),
+      annotation: [
+        ...scenario.covers.map((id) => ({ type: 'clause', description: id })),
+        { type: 'scenario', description: scenario.id },
+        { type: 'allure.label.epic', description: 'FTF conformance' },
+        { type: 'allure.label.feature', description: scenario.family },
+        { type: 'allure.label.story', description: scenario.covers.join(', ') },
+      ],
+    },
+    async ({ target, engine, checks }, testInfo) => {
+      const missing = missingCapabilities(target, scenario.needs);
+      test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
+      test.setTimeout(target.timeouts.scenarioMs);
+      try {
+        await runScenario(scenario, engine);
+      } finally {
+        for (const w of checks.filter((c) => !c.passed && c.severity === 'should')) {
+          testInfo.annotations.push({ type: 'warning', description: `[${w.check}] ${w.message}` });
+        }
+      }
+    },
+  );
+}

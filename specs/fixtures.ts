@@ -1,0 +1,130 @@
+/**
+ * Playwright fixtures: the glue layer (the only code that may import both src/reference and src/harness).
+ * - worker `target`: FTF_TARGET unset -> start the embedded reference server in this worker and load
+ *   fixtures/targets/reference.yaml with its URLs and generated secrets; else load the given profile.
+ * - worker `schemas`: the schema registry bound to the target's paths/fields.
+ * - test `engine`: an EngineContext whose transport records every exchange (redacted) as attachments of the
+ *   current step, whose auth client caches tokens per test, and whose steps are boxed test.steps.
+ */
+import { randomBytes } from 'node:crypto';
+import { test as base, type TestInfo } from '@playwright/test';
+import { createAuthClient } from '../src/harness/auth/client.js';
+import type { CheckResult } from '../src/harness/checks/types.js';
+import type { EngineContext } from '../src/harness/engine/types.js';
+import type { SourceLocation } from '../src/harness/scenario/types.js';
+import { createPlaywrightTransport } from '../src/harness/http/playwright-transport.js';
+import { RecordingTransport } from '../src/harness/http/recorder.js';
+import { Redactor } from '../src/harness/http/redactor.js';
+import type { Exchange, ExchangeSink } from '../src/harness/http/types.js';
+import { schemaRegistry } from '../src/harness/schemas/registry.js';
+import type { SchemaRegistry } from '../src/harness/schemas/types.js';
+import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../src/harness/target/load.js';
+import type { ResolvedTarget } from '../src/harness/target/types.js';
+import { startReferenceServer } from '../src/reference/server.js';
+import { FtfError } from '../src/shared/errors.js';
+
+interface WorkerFixtures {
+  target: ResolvedTarget;
+  schemas: SchemaRegistry;
+}
+
+interface TestFixtures {
+  engine: EngineContext;
+  /** Checks recorded during the test (warnings are turned into annotations at the end). */
+  checks: CheckResult[];
+}
+
+/** Attaches each redacted exchange (JSON + reproducing curl) to the running step; allure-playwright picks them up. */
+function attachmentSink(testInfo: TestInfo): ExchangeSink {
+  return {
+    async onExchange(x: Exchange) {
+      const name = `${String(x.id).padStart(2, '0')} ${x.label}`;
+      await testInfo.attach(`${name}.json`, { body: JSON.stringify(x, null, 2), contentType: 'application/json' });
+      await testInfo.attach(`${name}.curl`, { body: x.curl, contentType: 'text/plain' });
+    },
+  };
+}
+
+const POINTED = Symbol('ftf.pointedAtScenario');
+
+/**
+ * Puts the scenario's YAML line on top of a failing step's stack, so Playwright's error snippet shows the
+ * scenario line instead of engine internals (test.step's `box: true` would report the engine's call site,
+ * so steps are not boxed; this does the boxing). Expected failures (FtfError: checks, bounds, transport)
+ * keep only the scenario frame; unexpected errors keep their full stack below it (they are engine bugs).
+ * The innermost step wins (a group's line over its `use:`).
+ */
+async function pointAtScenario<T>(fn: () => Promise<T>, location: SourceLocation | undefined): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (location && e instanceof Error && !(e as Error & { [POINTED]?: boolean })[POINTED]) {
+      const lines = (e.stack ?? `${e.name}: ${e.message}`).split('\n');
+      const firstFrame = lines.findIndex((l) => /^\s+at /.test(l));
+      const message = firstFrame < 0 ? lines : lines.slice(0, firstFrame);
+      const frames = firstFrame < 0 || e instanceof FtfError ? [] : lines.slice(firstFrame);
+      // Step errors carry an actionable hint; check failures' generic hint adds nothing to the message.
+      if (e instanceof FtfError && e.hint && e.code !== 'FTF_E_CHECK_FAILED') message.push(`hint: ${e.hint}`);
+      e.stack = [...message, `    at ${location.file}:${location.line}:${location.column}`, ...frames].join('\n');
+      Object.defineProperty(e, POINTED, { value: true });
+    }
+    throw e;
+  }
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  target: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      if (process.env.FTF_TARGET?.trim()) {
+        await use(loadTargetProfile(resolveTargetFile(process.env), { env: process.env }));
+        return;
+      }
+      const server = await startReferenceServer({
+        fault: process.env.FTF_REFERENCE_FAULT,
+        events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
+      });
+      try {
+        const { clients, apiKeys } = server.secrets;
+        const env: Record<string, string | undefined> = {
+          FTF_PRIMARY_CLIENT_SECRET: clients['cc-alice'],
+          FTF_SECOND_CLIENT_SECRET: clients['cc-bob'],
+          FTF_READONLY_CLIENT_SECRET: clients['cc-carol-readonly'],
+          FTF_CODE_CLIENT_SECRET: clients['code-app'],
+          FTF_API_KEY: apiKeys['alice@ftf.test'],
+        };
+        for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
+        const target = loadTargetProfile(REFERENCE_PROFILE, {
+          env: process.env,
+          overrides: { baseUrl: server.baseUrl, authUrl: server.authUrl, ...(server.controlUrl ? { controlUrl: server.controlUrl } : {}) },
+        });
+        await use(target);
+      } finally {
+        await server.close();
+      }
+    },
+    { scope: 'worker' },
+  ],
+  schemas: [async ({ target }, use) => use(schemaRegistry({ paths: target.paths, fields: target.fields })), { scope: 'worker' }],
+  // eslint-disable-next-line no-empty-pattern
+  checks: async ({}, use) => use([]),
+  engine: async ({ target, schemas, request, checks }, use, testInfo) => {
+    const redactor = new Redactor();
+    const transport = new RecordingTransport(createPlaywrightTransport(request), redactor, [attachmentSink(testInfo)]);
+    const auth = createAuthClient(target, transport, redactor);
+    await use({
+      target,
+      transport,
+      auth,
+      schemas,
+      // Unique per test and retry: checkpoint names and idempotency keys never collide across workers/shards.
+      runId: `w${testInfo.parallelIndex}-${randomBytes(4).toString('hex')}`,
+      redact: (text) => redactor.redactText(text),
+      onCheck: (r) => checks.push(r),
+      runStep: (title, fn, location) =>
+        base.step(title, () => pointAtScenario(fn, location), { ...(location ? { location } : {}) }),
+    });
+  },
+});
+
+export { expect } from '@playwright/test';

@@ -1,0 +1,30 @@
+/**
+ * Every outcome of a scenario is a named check with a severity. `must` failures fail the scenario; `should`
+ * failures are reported as warnings. expected/actual are short renderings for reports (already redacted).
+ */
+export type Severity = 'must' | 'should';
+
+export interface CheckResult {
+  check: string;
+  passed: boolean;
+  severity: Severity;
+  expected: string;
+  actual: string;
+  message: string;
+}
+
+/** What a check needs to know about a response (the engine's ResponseRecord satisfies it). */
+export interface CheckedResponse {
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON, or the text when the body is not JSON, or null when empty. */
+  body: unknown;
+  text: string;
+  json_error?: string;
+}
+
+export function result(check: string, passed: boolean, severity: Severity, expected: string, actual: string, message: string): CheckResult {
+  return { check, passed, severity, expected, actual, message };
+}

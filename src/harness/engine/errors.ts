@@ -1,0 +1,41 @@
+/** Errors the engine raises; Playwright shows `message`, reports keep `code` and the check results. */
+import { FtfError, type ErrorLocation } from '../../shared/errors.js';
+import type { CheckResult } from '../checks/types.js';
+import type { SourceLocation } from '../scenario/types.js';
+
+const where = (at?: SourceLocation): ErrorLocation | undefined => (at ? { file: at.file, line: at.line, column: at.column } : undefined);
+
+/** One or more `must` checks failed. */
+export class CheckFailure extends FtfError {
+  readonly results: CheckResult[];
+
+  constructor(results: CheckResult[], at?: SourceLocation) {
+    const failed = results.filter((r) => !r.passed);
+    super('FTF_E_CHECK_FAILED', failed.map((r) => `[${r.check}] ${r.message}`).join('\n'), {
+      hint: 'the target does not behave as the covered clause requires (see the recorded exchanges attached to this step)',
+      ...(where(at) ? { location: where(at) as ErrorLocation } : {}),
+    });
+    this.name = 'CheckFailure';
+    this.results = results;
+  }
+}
+
+/** The engine could not carry out a step: bad variable, transport failure, a bound hit. */
+export class StepError extends FtfError {
+  constructor(code: string, message: string, opts: { hint?: string; at?: SourceLocation; cause?: unknown } = {}) {
+    super(code, message, {
+      ...(opts.hint ? { hint: opts.hint } : {}),
+      ...(where(opts.at) ? { location: where(opts.at) as ErrorLocation } : {}),
+      ...(opts.cause !== undefined ? { cause: opts.cause } : {}),
+    });
+    this.name = 'StepError';
+  }
+}
+
+export const ENGINE_ERROR_CODES = {
+  checkFailed: 'FTF_E_CHECK_FAILED',
+  step: 'FTF_E_STEP_FAILED',
+  bound: 'FTF_E_BOUND_EXCEEDED',
+  request: 'FTF_E_REQUEST_FAILED',
+  capability: 'FTF_E_CAPABILITY_MISSING',
+} as const;

@@ -1,0 +1,108 @@
+/**
+ * runScenario: initialises the variables (target view, run id, scenario vars) and runs each step through the
+ * step registry under ctx.runStep, so every step is a titled, boxed test.step pointing at its YAML line.
+ */
+import type { CheckResult } from '../checks/types.js';
+import type { LocatedStep, Scenario } from '../scenario/types.js';
+import { CheckFailure, ENGINE_ERROR_CODES, StepError } from './errors.js';
+import { sendExchange } from './exchange.js';
+import { bareExpression, evaluate, preview, resolveDeep } from './expressions/index.js';
+import { stepHandler } from './steps/registry.js';
+import { targetView } from './target-view.js';
+import type { EngineContext, ScenarioOutcome, StepContext } from './types.js';
+
+const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function runScenario(scenario: Scenario, engine: EngineContext): Promise<ScenarioOutcome> {
+  const checks: CheckResult[] = [];
+  const vars: Record<string, unknown> = {
+    ...(engine.vars ?? {}),
+    target: targetView(engine.target),
+    run_id: engine.runId,
+    scenario_id: scenario.id,
+  };
+  for (const [name, value] of Object.entries(scenario.vars)) vars[name] = resolveDeep(value, vars);
+  const runner = new Runner(engine, vars, checks);
+  await runner.runSteps(scenario.steps);
+  return { checks, warnings: checks.filter((c) => !c.passed && c.severity === 'should'), vars };
+}
+
+/** Default title of a located step: `name:` or the handler's summary. */
+export function stepTitle(located: LocatedStep): string {
+  const named = (located.step as { name?: string }).name;
+  return named ?? stepHandler(located.kind, located.location).title(located.step);
+}
+
+class Runner {
+  constructor(
+    readonly engine: EngineContext,
+    readonly vars: Record<string, unknown>,
+    readonly checks: CheckResult[],
+  ) {}
+
+  async runSteps(steps: LocatedStep[]): Promise<void> {
+    for (const located of steps) {
+      const handler = stepHandler(located.kind, located.location);
+      const title = stepTitle(located);
+      const ctx = this.context(located, title);
+      await this.engine.runStep(title, () => handler.run(located.step, ctx), located.location);
+    }
+  }
+
+  private context(located: LocatedStep, title: string): StepContext {
+    const location = located.location;
+    const engine = this.engine;
+    const vars = this.vars;
+    const redact = (text: string): string => (engine.redact ? engine.redact(text) : text);
+    const record = (r: CheckResult): void => {
+      this.checks.push(r);
+      engine.onCheck?.(r);
+    };
+    const ctx: StepContext = {
+      engine,
+      vars,
+      located,
+      location,
+      title,
+      scope: (extra) => (extra ? { ...vars, ...extra } : vars),
+      send: async (spec, opts = {}) => {
+        const sent = await sendExchange(engine, spec, ctx.scope(opts.extra), {
+          label: title,
+          at: location,
+          ...(opts.maxTimeoutMs !== undefined ? { maxTimeoutMs: opts.maxTimeoutMs } : {}),
+          ...(opts.query ? { query: opts.query } : {}),
+        });
+        if (opts.setLast !== false) vars.last = sent.response;
+        if (opts.assertSchema !== false) ctx.assert([sent.schema]);
+        return sent;
+      },
+      assert: (results) => {
+        const present = results.filter((r): r is CheckResult => r !== undefined);
+        present.forEach(record);
+        const failed = present.filter((r) => !r.passed && r.severity === 'must');
+        if (failed.length > 0) throw new CheckFailure(failed, location);
+      },
+      truth: (expression, extra) => {
+        const src = bareExpression(expression);
+        let value: unknown;
+        try {
+          value = evaluate(src, ctx.scope(extra));
+        } catch (e) {
+          throw new StepError(ENGINE_ERROR_CODES.step, (e as Error).message, { at: location, cause: e });
+        }
+        if (typeof value !== 'boolean') {
+          throw new StepError(ENGINE_ERROR_CODES.step, `\`${src}\` gave ${redact(preview(value))}, not true/false`, {
+            at: location,
+            hint: 'write a comparison, e.g. `len(items) == 3`',
+          });
+        }
+        return value;
+      },
+      runSteps: (steps) => this.runSteps(steps),
+      redact,
+      sleep: engine.sleep ?? realSleep,
+      now: engine.now ?? Date.now,
+    };
+    return ctx;
+  }
+}

@@ -1,0 +1,26 @@
+/** `capture`: variables from JSON pointers into a response body (`of:` names the response, default last). */
+import { result } from '../../checks/types.js';
+import { excerpt } from '../../checks/excerpt.js';
+import type { CaptureStep } from '../../scenario/types.js';
+import { getPointer } from '../expressions/index.js';
+import { responseOf } from '../expectations.js';
+import type { StepHandler } from '../types.js';
+
+export const captureStep: StepHandler<CaptureStep> = {
+  kind: 'capture',
+  title: (s) => `capture ${Object.keys(s.capture).filter((k) => k !== 'of').join(', ')}${s.capture.of ? ` from ${s.capture.of}` : ''}`,
+  async run(step, ctx) {
+    const { of, ...pointers } = step.capture;
+    const response = responseOf(ctx.vars, of, ctx.location);
+    const missing: string[] = [];
+    for (const [name, pointer] of Object.entries(pointers)) {
+      const value = getPointer(response.body, pointer);
+      if (value === undefined) missing.push(`${name} (${pointer})`);
+      else ctx.vars[name] = value;
+    }
+    if (missing.length > 0) {
+      ctx.assert([result('capture', false, 'must', missing.join(', '), 'absent',
+        `${response.method} ${ctx.redact(response.url)} → ${response.status}: nothing at ${missing.join(', ')}; body: ${excerpt(response.text, ctx.redact)}`)]);
+    }
+  },
+};

@@ -1,0 +1,29 @@
+/**
+ * What expressions may see of the target profile as `target.*`: names, codes, paths, timeouts. Never a
+ * secret: credentials are listed by name with their kind and client_id (public OAuth identifiers) only.
+ */
+import type { ResolvedTarget } from '../target/types.js';
+
+export function targetView(t: ResolvedTarget): Record<string, unknown> {
+  return {
+    name: t.name,
+    environment: t.environment,
+    base_url: t.baseUrl,
+    auth_url: t.authUrl,
+    control_url: t.controlUrl ?? null,
+    entities: { allowed: [...t.entities.allowed], forbidden: t.entities.forbidden ?? null },
+    indications: { ...t.indications },
+    paths: { ...t.paths },
+    fields: { ...t.fields },
+    capabilities: [...t.capabilities].sort(),
+    credentials: Object.fromEntries(
+      Object.values(t.credentials).map((c) => [c.name, { name: c.name, kind: c.kind, client_id: c.clientId ?? null }]),
+    ),
+    timeouts: {
+      request_ms: t.timeouts.requestMs,
+      poll_interval_ms: t.timeouts.pollIntervalMs,
+      poll_deadline_ms: t.timeouts.pollDeadlineMs,
+      max_pages: t.timeouts.maxPages,
+    },
+  };
+}

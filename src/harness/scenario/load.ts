@@ -1,0 +1,223 @@
+/**
+ * Loads every scenario under specs/ (skipping specs/_steps, which holds reusable step groups): YAML with
+ * positions, schema validation, semantic checks. A broken file never stops the others: problems are
+ * returned next to the good scenarios so the runner can declare one failing test per broken file.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { FtfError } from '../../shared/errors.js';
+import type { Capability } from '../target/types.js';
+import { loadClauses, REPO_ROOT, type Clause } from './clauses.js';
+import { analyzeSteps, analyzeVars, BUILTIN_VARS, stepKind, type Analysis, type GroupInfo } from './semantic.js';
+import { readYamlSource, scenarioError, type YamlSource } from './source.js';
+import type { LocatedStep, Scenario, ScenarioDocument, Step, StepGroup } from './types.js';
+import { validateGroupShape, validateScenarioShape } from './validate.js';
+
+export interface ScenarioProblem {
+  file: string;
+  /** All errors of the file, first one first. */
+  errors: FtfError[];
+}
+
+export interface ScenarioSuite {
+  scenarios: Scenario[];
+  problems: ScenarioProblem[];
+  groups: Map<string, StepGroup>;
+}
+
+export interface LoadOptions {
+  /** Clause catalogue; default loadClauses() (FTF_SPEC_DIR or ../shared/spec). */
+  clauses?: Map<string, Clause>;
+}
+
+export const STEPS_DIR = '_steps';
+
+/** Load everything; never throws for a bad scenario file (see problems). */
+export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): ScenarioSuite {
+  const root = resolve(dir);
+  const clauses = opts.clauses ?? loadClauses();
+  const problems: ScenarioProblem[] = [];
+  const groupSet = loadGroups(join(root, STEPS_DIR), problems);
+  const scenarios: Scenario[] = [];
+  const seen = new Map<string, string>();
+  for (const file of yamlFiles(root)) {
+    const errors: FtfError[] = [];
+    let src: YamlSource | undefined;
+    try {
+      src = readYamlSource(file);
+      errors.push(...validateScenarioShape(src));
+    } catch (e) {
+      errors.push(asFtfError(e, file));
+    }
+    if (src && errors.length === 0) {
+      const scenario = buildScenario(src, root, clauses, groupSet, errors);
+      const prev = seen.get(scenario.id);
+      if (prev) errors.push(scenarioError(`duplicate scenario id '${scenario.id}' (also in ${display(prev)})`, src.locate(['id']), 'scenario ids must be unique across specs/'));
+      if (errors.length === 0) {
+        seen.set(scenario.id, file);
+        scenarios.push(scenario);
+      }
+    }
+    if (errors.length > 0) problems.push({ file, errors });
+  }
+  return { scenarios, problems, groups: groupSet.built };
+}
+
+/** Load and throw the first problem (for tools that want all-or-nothing). */
+export function loadScenarios(dir = 'specs', opts: LoadOptions = {}): Scenario[] {
+  const suite = loadScenarioSuite(dir, opts);
+  const first = suite.problems[0]?.errors[0];
+  if (first) throw first;
+  return suite.scenarios;
+}
+
+/** Format a problem for a test failure or a CLI: every error on its own line. */
+export function describeProblem(p: ScenarioProblem): string {
+  return p.errors.map((e) => (e instanceof FtfError ? e.describe() : String(e))).join('\n');
+}
+
+function buildScenario(src: YamlSource, root: string, clauses: Map<string, Clause>, groups: GroupSet, errors: FtfError[]): Scenario {
+  const doc = src.value as ScenarioDocument;
+  const needs = new Set<Capability>(doc.needs ?? []);
+  const levels: Array<'must' | 'should'> = [];
+  doc.covers.forEach((id, i) => {
+    const clause = clauses.get(id);
+    if (!clause) {
+      errors.push(scenarioError(`unknown clause id '${id}'`, src.locate(['covers', i]), `clause ids are listed in clauses.yaml (${clauses.size} known); check the spelling`));
+      return;
+    }
+    clause.needs.forEach((n) => needs.add(n));
+    levels.push(clause.level);
+  });
+  const a: Analysis = { src, group: (n) => groups.info(n), groupNames: groups.names, errors };
+  const scope = new Set<string>();
+  analyzeVars(a, doc.vars, ['vars'], scope);
+  analyzeSteps(a, doc.steps, ['steps'], scope);
+  const usesClock = doc.steps.some((s) => stepKind(s) === 'clock' || (stepKind(s) === 'use' && groups.info(String((s as { use: string }).use))?.usesClock));
+  if (usesClock && !needs.has('clock')) {
+    errors.push(scenarioError("the scenario advances the clock but does not declare 'needs: [clock]'", src.locate(['needs']), 'add clock to needs so targets without a sandbox clock skip it'));
+  }
+  const family = doc.family ?? (dirname(src.file) === root ? 'misc' : basename(dirname(src.file)));
+  const source = src.locate([]);
+  return {
+    id: doc.id,
+    title: doc.title,
+    ...(doc.description !== undefined ? { description: doc.description } : {}),
+    covers: doc.covers,
+    tags: doc.tags ?? [],
+    needs: [...needs].sort(),
+    family,
+    vars: doc.vars ?? {},
+    steps: locateSteps(src, doc.steps, ['steps'], groups),
+    level: levels.length > 0 && levels.every((l) => l === 'should') ? 'should' : 'must',
+    source: { file: source.file, line: 1, column: 1 },
+  };
+}
+
+function locateSteps(src: YamlSource, steps: Step[], path: Array<string | number>, groups: GroupSet): LocatedStep[] {
+  return steps.map((step, i) => {
+    const kind = stepKind(step) ?? 'unknown';
+    const located: LocatedStep = { kind, step, location: src.locate([...path, i]) };
+    if (kind === 'use') {
+      const group = groups.build(String((step as { use: string }).use));
+      if (group) located.group = group;
+    }
+    return located;
+  });
+}
+
+interface GroupSet {
+  names: string[];
+  info(name: string): GroupInfo | undefined;
+  build(name: string): StepGroup | undefined;
+  built: Map<string, StepGroup>;
+}
+
+/** Groups are analysed lazily on first use so that groups can use other groups; a cycle is an error. */
+function loadGroups(dir: string, problems: ScenarioProblem[]): GroupSet {
+  const sources = new Map<string, YamlSource>();
+  for (const file of existsSync(dir) ? yamlFiles(dir) : []) {
+    try {
+      const src = readYamlSource(file);
+      const errors = validateGroupShape(src);
+      if (errors.length > 0) problems.push({ file, errors });
+      else sources.set((src.value as { name?: string }).name ?? basename(file).replace(/\.ya?ml$/, ''), src);
+    } catch (e) {
+      problems.push({ file, errors: [asFtfError(e, file)] });
+    }
+  }
+  const infos = new Map<string, GroupInfo | undefined>();
+  const built = new Map<string, StepGroup>();
+  const active = new Set<string>();
+  const set: GroupSet = {
+    names: [...sources.keys()].sort(),
+    built,
+    info(name) {
+      if (infos.has(name)) return infos.get(name);
+      const src = sources.get(name);
+      if (!src) return undefined;
+      if (active.has(name)) return undefined;
+      active.add(name);
+      const raw = src.value as { params?: string[] | Record<string, unknown>; steps: Step[] };
+      const params = paramDefaults(raw.params);
+      const errors: FtfError[] = [];
+      const a: Analysis = { src, group: (n) => set.info(n), groupNames: set.names, errors };
+      const scope = new Set<string>(Object.keys(params));
+      analyzeSteps(a, raw.steps, ['steps'], scope);
+      active.delete(name);
+      if (errors.length > 0) {
+        problems.push({ file: src.file, errors });
+        infos.set(name, undefined);
+        return undefined;
+      }
+      const usesClock = raw.steps.some((s) => stepKind(s) === 'clock' || (stepKind(s) === 'use' && set.info(String((s as { use: string }).use))?.usesClock));
+      const info: GroupInfo = {
+        params: Object.keys(params),
+        required: Object.entries(params).filter(([, v]) => v === undefined).map(([k]) => k),
+        outputs: new Set([...scope].filter((v) => !Object.hasOwn(params, v) && !(BUILTIN_VARS as readonly string[]).includes(v))),
+        usesClock: Boolean(usesClock),
+      };
+      infos.set(name, info);
+      return info;
+    },
+    build(name) {
+      const existing = built.get(name);
+      if (existing) return existing;
+      const src = sources.get(name);
+      const info = set.info(name);
+      if (!src || !info) return undefined;
+      const raw = src.value as { params?: string[] | Record<string, unknown>; steps: Step[] };
+      const group: StepGroup = { name, params: paramDefaults(raw.params), required: info.required, steps: [], source: src.locate([]) };
+      built.set(name, group);
+      group.steps = locateSteps(src, raw.steps, ['steps'], set);
+      return group;
+    },
+  };
+  // Analyse every group now, so a broken group is reported even when no scenario uses it yet.
+  set.names.forEach((n) => set.info(n));
+  return set;
+}
+
+function paramDefaults(params: string[] | Record<string, unknown> | undefined): Record<string, unknown> {
+  if (Array.isArray(params)) return Object.fromEntries(params.map((p) => [p, undefined]));
+  // In the map form `name: ~` (null) means "no default": the caller must pass it.
+  return Object.fromEntries(Object.entries(params ?? {}).map(([k, v]) => [k, v === null ? undefined : v]));
+}
+
+function yamlFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (!name.startsWith('_') && !name.startsWith('.') && name !== 'node_modules') out.push(...yamlFiles(full));
+    } else if (/\.ya?ml$/.test(name)) out.push(full);
+  }
+  return out;
+}
+
+function asFtfError(e: unknown, file: string): FtfError {
+  if (e instanceof FtfError) return e;
+  return new FtfError('FTF_E_SCENARIO_INVALID', `cannot read scenario file: ${(e as Error).message}`, { location: { file }, cause: e });
+}
+
+const display = (file: string): string => relative(REPO_ROOT, file) || file;

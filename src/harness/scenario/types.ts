@@ -1,0 +1,133 @@
+/**
+ * TypeScript view of schemas/scenario.schema.json (the schema is the source of truth; keep both in step).
+ * Field names are the YAML names. Loaded scenarios also carry where they came from, so steps can point at
+ * the YAML line in Playwright reports and errors.
+ */
+import type { Capability } from '../target/types.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+export type Base = 'api' | 'auth' | 'control';
+export type AuthSpec = string | { basic: string } | { bearer: string };
+export type StatusSet = number | number[];
+export type Expressions = string | string[];
+
+export interface RequestSpec {
+  method: HttpMethod;
+  base?: Base;
+  path: string;
+  /** A map, or one whole `${expr}` giving a map (also for headers and form). */
+  query?: Record<string, string | number | boolean | null> | string;
+  headers?: Record<string, string | number> | string;
+  json?: unknown;
+  form?: Record<string, string | number | boolean> | string;
+  body?: string;
+  content_type?: string;
+  auth?: AuthSpec;
+  /** auto (default) | none | schema name or $id */
+  schema?: string;
+  timeout_ms?: number;
+}
+
+export interface ResponseExpectation {
+  status?: StatusSet;
+  schema?: string;
+  json?: unknown;
+  header?: Record<string, string | null>;
+  detail?: string | string[];
+}
+
+export interface CountExpectation {
+  status?: StatusSet;
+  where?: string;
+  equals?: number;
+  min?: number;
+  max?: number;
+}
+
+export interface StepCommon {
+  name?: string;
+}
+
+export interface RequestStep extends StepCommon { request: RequestSpec & { as?: string } }
+export interface ExpectStep extends StepCommon {
+  expect: ResponseExpectation & { of?: string; where?: Expressions; severity?: 'must' | 'should' };
+}
+/** variable -> JSON pointer into the response body; `of` names the response (default last). */
+export interface CaptureStep extends StepCommon { capture: Record<string, string> & { of?: string } }
+export interface SetStep extends StepCommon { set: Record<string, unknown> }
+export interface PaginateStep extends StepCommon {
+  paginate: { request: RequestSpec; cursor: string; cursor_param?: string; items?: string; until: string; max_pages: number; as?: string };
+}
+export interface PollStep extends StepCommon {
+  poll: { request: RequestSpec; until: string; interval_ms?: number; deadline_ms?: number; as?: string };
+}
+export interface ParallelStep extends StepCommon {
+  parallel: {
+    count?: number;
+    request?: RequestSpec;
+    branches?: RequestSpec[];
+    as?: string;
+    expect_all?: ResponseExpectation;
+    expect_count?: CountExpectation | CountExpectation[];
+    where?: Expressions;
+  };
+}
+export interface UseStep extends StepCommon { use: string; with?: Record<string, unknown> }
+export interface ClockStep extends StepCommon { clock: { seconds?: number; minutes?: number; hours?: number; days?: number; to?: string } }
+export interface FailIfStep extends StepCommon { fail_if: string; message?: string }
+
+export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ParallelStep | UseStep | ClockStep | FailIfStep;
+
+/** Where a node of a YAML file is (1-based line and column). */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** A step plus its position; `kind` is the step's kind key. Group steps are expanded at run time. */
+export interface LocatedStep {
+  kind: string;
+  step: Step;
+  location: SourceLocation;
+  /** For `use` steps: the step group, resolved at load time. */
+  group?: StepGroup;
+}
+
+export interface ScenarioDocument {
+  id: string;
+  title: string;
+  description?: string;
+  covers: string[];
+  tags?: string[];
+  needs?: Capability[];
+  family?: string;
+  vars?: Record<string, unknown>;
+  steps: Step[];
+}
+
+/** A loaded, validated scenario. */
+export interface Scenario {
+  id: string;
+  title: string;
+  description?: string;
+  covers: string[];
+  tags: string[];
+  /** Declared needs united with the covered clauses' needs. */
+  needs: Capability[];
+  family: string;
+  vars: Record<string, unknown>;
+  steps: LocatedStep[];
+  /** Worst level of the covered clauses: a scenario covering only `should` clauses reports warnings. */
+  level: 'must' | 'should';
+  source: SourceLocation;
+}
+
+export interface StepGroup {
+  name: string;
+  params: Record<string, unknown>;
+  /** Parameters without a default must be passed with `with:`. */
+  required: string[];
+  steps: LocatedStep[];
+  source: SourceLocation;
+}
