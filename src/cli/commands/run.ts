@@ -1,26 +1,103 @@
-import { spawnSync } from 'node:child_process';
+/**
+ * `run`: the suite against one target, then verdicts, waivers, Allure files and the HTML report.
+ * Exit: 0 conformant, 1 non-conformant, 2 nothing tested / could not start, 3 internal error.
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { FtfError } from '../../shared/errors.js';
+import { reportPaths } from '../../harness/report/paths.js';
+import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
+import { oneOf, parse, UsageError } from '../args.js';
+import { evaluateRun, formatSummary, publishAllure, type Evaluation } from '../pipeline.js';
+import { playwright, playwrightArgs, type PlaywrightSelection } from '../playwright.js';
+import { openTarget, type OpenTarget } from '../target.js';
 import type { Command } from './types.js';
 
-/** Runs the conformance suite (Playwright underneath) against the target of FTF_TARGET or --target. */
-export const runCommand: Command = {
-  summary: 'run the conformance suite against a target (default: the embedded reference server)',
-  async run(args) {
-    const env = { ...process.env };
-    const pass: string[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i]!;
-      if (a === '--target') {
-        const file = args[++i];
-        if (!file) {
-          console.error('ftf-conformance run: --target needs a profile file');
-          return 2;
-        }
-        env.FTF_TARGET = file;
-      } else {
-        pass.push(a);
+export const RUN_OPTIONS = {
+  target: { type: 'string' },
+  grep: { type: 'string' },
+  tag: { type: 'string' },
+  shard: { type: 'string' },
+  'fail-on': { type: 'string' },
+  waivers: { type: 'string' },
+  'allow-mutations': { type: 'boolean' },
+  'no-report': { type: 'boolean' },
+  'evaluate-only': { type: 'boolean' },
+} as const;
+
+export interface SuiteRun {
+  open: OpenTarget;
+  evaluation: Evaluation;
+  startedAt: string;
+  finishedAt: string;
+  exitCode: number;
+}
+
+/** Shared by run and certify: runs Playwright (unless evaluateOnly) and evaluates; the caller closes `open`. */
+export async function runSuite(
+  command: string,
+  opts: { target?: string; selection: PlaywrightSelection; failOn: FailOn; waivers?: string; allowMutations: boolean; certification: boolean; evaluateOnly: boolean; report: boolean },
+): Promise<SuiteRun> {
+  const open = await openTarget(opts.target, { probe: !opts.evaluateOnly, forPlaywright: true });
+  try {
+    const paths = reportPaths();
+    const startedAt = new Date().toISOString();
+    if (!opts.evaluateOnly) {
+      rmSync(paths.playwrightJson, { force: true });
+      const env = { ...open.env, ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}) };
+      const status = playwright.run(playwrightArgs(opts.selection), env);
+      if (!existsSync(paths.playwrightJson)) {
+        throw new FtfError('FTF_E_INTERNAL', `Playwright ended (exit ${status ?? 'killed'}) without writing ${paths.playwrightJson}`, {
+          hint: "playwright.config.ts must list ['json', { outputFile: 'reports/results.json' }]; see the output above for the cause",
+        });
       }
     }
-    const r = spawnSync('npx', ['playwright', 'test', ...pass], { stdio: 'inherit', env });
-    return r.status === 0 ? 0 : r.status === null ? 3 : 1;
+    const finishedAt = new Date().toISOString();
+    const filtered = Boolean(opts.selection.grep || opts.selection.tag || opts.selection.shard);
+    const evaluation = evaluateRun({
+      failOn: opts.failOn,
+      profileFile: open.file,
+      certification: opts.certification,
+      filtered,
+      ...(opts.waivers ? { waiversFile: opts.waivers } : {}),
+    });
+    console.log(formatSummary(evaluation.summary));
+    if (evaluation.summary.overall === 'nothing-tested' && filtered && evaluation.summary.problems.length === 0) console.log(`${command}: the selection (--grep/--tag/--shard) matched no runnable scenario`);
+    const note = publishAllure(open.target, evaluation.catalogue, { build: opts.report, embedded: open.embedded });
+    if (note) console.log(note);
+    return { open, evaluation, startedAt, finishedAt, exitCode: exitCodeFor(evaluation.summary) };
+  } catch (e) {
+    await open.close();
+    throw e;
+  }
+}
+
+export const runCommand: Command = {
+  summary: 'run the conformance suite against a target (default: the embedded reference server)',
+  usage: 'run [--target FILE] [--grep RE] [--tag T] [--shard i/n] [--fail-on must|should] [--waivers FILE] [--allow-mutations] [--no-report] [--evaluate-only] [-- playwright args]',
+  async run(argv) {
+    const dash = argv.indexOf('--');
+    const { values: v } = parse('run', dash >= 0 ? argv.slice(0, dash) : argv, RUN_OPTIONS);
+    if (v.shard !== undefined && !/^\d+\/\d+$/.test(v.shard)) throw new UsageError('run', `--shard must look like 1/4 (got '${v.shard}')`);
+    if (v.grep !== undefined) validRegExp(v.grep);
+    const suite = await runSuite('run', {
+      ...(v.target ? { target: v.target } : {}),
+      selection: { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}), ...(v.shard ? { shard: v.shard } : {}), extra: dash >= 0 ? argv.slice(dash + 1) : [] },
+      failOn: oneOf('run', 'fail-on', v['fail-on'], ['must', 'should'] as const, 'must'),
+      ...(v.waivers ? { waivers: v.waivers } : {}),
+      allowMutations: v['allow-mutations'] ?? false,
+      certification: false,
+      evaluateOnly: v['evaluate-only'] ?? false,
+      report: !(v['no-report'] ?? false),
+    });
+    await suite.open.close();
+    return suite.exitCode;
   },
 };
+
+function validRegExp(re: string): void {
+  try {
+    new RegExp(re);
+  } catch (e) {
+    throw new UsageError('run', `--grep is not a valid regular expression: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * `doctor`: a preflight in seconds. Profile, reachability of base_url and auth_url, token exchange, the
+ * health check, clock skew (Date header), capabilities and which scenarios will be skipped. One clear line
+ * per problem. Exit 0 when the target is ready (warnings allowed), 2 when a run could not start.
+ */
+import { missingCapabilities } from '../../harness/target/capabilities.js';
+import { createAuthClient } from '../../harness/auth/client.js';
+import { Redactor } from '../../harness/http/redactor.js';
+import { createUndiciTransport } from '../../harness/http/undici-transport.js';
+import { FtfError } from '../../shared/errors.js';
+import { parse } from '../args.js';
+import { loadSuite } from '../scenarios.js';
+import { openTarget, reach } from '../target.js';
+import type { Command } from './types.js';
+
+type Level = 'ok' | 'warn' | 'fail' | 'info';
+const MAX_SKEW_S = 60;
+
+export const doctorCommand: Command = {
+  summary: 'preflight a target: reachability, token, health, clock skew, capabilities and skipped scenarios',
+  usage: 'doctor [--target FILE]',
+  async run(argv) {
+    const { values: v } = parse('doctor', argv, { target: { type: 'string' } });
+    const lines: [Level, string][] = [];
+    const say = (level: Level, text: string): void => {
+      lines.push([level, text]);
+      console.log(`${level.toUpperCase().padEnd(4)} ${text}`);
+    };
+    const open = await openTarget(v.target, { probe: false });
+    const { target } = open;
+    const transport = createUndiciTransport();
+    try {
+      say('ok', `profile ${open.file}: "${target.name}" (${target.environment})${open.embedded ? ', embedded reference server started' : ''}`);
+      const [api, auth] = await Promise.all([reach(`${target.baseUrl}${target.paths.health ?? '/health'}`), reach(`${target.authUrl}/oauth/token`)]);
+      for (const [what, r] of [['base_url', api], ['auth_url', auth]] as const) {
+        if (r.ok) say('ok', `${what} reachable: ${r.url} answered ${r.status} in ${r.ms} ms`);
+        else say('fail', `${what} unreachable: ${r.url}: ${r.error} (check the URL, VPN, proxy, firewall)`);
+      }
+      if (api.ok && auth.ok) {
+        const redactor = new Redactor();
+        const client = createAuthClient(target, transport, redactor);
+        let bearer: string | undefined;
+        try {
+          bearer = await client.authorization('primary');
+          say('ok', `token exchange for credential "primary" succeeded${describeToken(client.tokenInfo('primary'))}`);
+        } catch (e) {
+          say('fail', `token exchange for credential "primary" failed: ${e instanceof FtfError ? redactor.redactText(e.describe()) : 'error'}`);
+        }
+        if (bearer) {
+          const res = await transport.send({ method: 'GET', url: `${target.baseUrl}${target.paths.health ?? '/health'}`, headers: { authorization: bearer, accept: 'application/json' }, timeoutMs: target.timeouts.requestMs }).catch((e: unknown) => e as Error);
+          if (res instanceof Error) say('fail', `health check failed: ${redactor.redactText(res.message)}`);
+          else if (res.status === 200 && typeof (res.json as { status?: unknown } | undefined)?.status === 'string') say('ok', `health check: 200 ${JSON.stringify(res.json)}`);
+          else say('fail', `health check answered ${res.status} ${redactor.redactText(res.bodyText.slice(0, 200))} (expected 200 {"status": ...})`);
+        }
+      }
+      const date = api.date ?? auth.date;
+      if (date) {
+        const skew = Math.round((Date.parse(date) - Date.now()) / 1000);
+        if (Math.abs(skew) > MAX_SKEW_S) say('warn', `clock skew ${skew} s between this machine and the target (Date header); token expiry and date checks may misfire`);
+        else say('ok', `clock skew ${skew} s (Date header)`);
+      } else if (api.ok) {
+        say('warn', 'the target sends no Date header: clock skew unknown');
+      }
+      const caps = [...target.capabilities].sort();
+      say('info', `capabilities: ${caps.join(', ') || 'none'}`);
+      reportSkips(target.capabilities, say);
+    } finally {
+      await transport.dispose?.();
+      await open.close();
+    }
+    const fails = lines.filter(([l]) => l === 'fail').length;
+    console.log(fails ? `doctor: ${fails} problem${fails === 1 ? '' : 's'}; a run would not produce a verdict` : 'doctor: ready');
+    return fails ? 2 : 0;
+  },
+};
+
+function describeToken(info: { expiresAt: number; obtainedAt?: number } | undefined): string {
+  if (!info) return '';
+  return ` (expires in ${Math.round((info.expiresAt - Date.now()) / 60000)} min)`;
+}
+
+function reportSkips(caps: ReadonlySet<string>, say: (l: Level, t: string) => void): void {
+  let suite;
+  try {
+    suite = loadSuite();
+  } catch (e) {
+    say('warn', `scenarios not loaded: ${(e as Error).message}`);
+    return;
+  }
+  const byMissing = new Map<string, string[]>();
+  for (const s of suite.scenarios) {
+    const missing = missingCapabilities({ capabilities: caps as Set<never> }, s.needs);
+    if (missing.length) byMissing.set(missing.join(', '), [...(byMissing.get(missing.join(', ')) ?? []), s.id]);
+  }
+  const skipped = [...byMissing.values()].flat().length;
+  say('info', `${suite.scenarios.length - skipped} of ${suite.scenarios.length} scenarios will run`);
+  for (const [missing, ids] of byMissing) say('info', `skipped (missing ${missing}): ${ids.join(', ')}`);
+  for (const p of suite.problems) say('warn', `broken scenario file ${p.file}`);
+}

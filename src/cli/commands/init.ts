@@ -1,0 +1,130 @@
+/**
+ * `init`: writes a commented target profile for a new target. Takes flags, or asks for what is missing
+ * when stdin is a terminal. Never overwrites a file; the written profile is validated against the schema.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { FtfError } from '../../shared/errors.js';
+import { parseYamlSource } from '../../harness/target/locate.js';
+import { validateProfile } from '../../harness/target/validate.js';
+import { parse, UsageError } from '../args.js';
+import type { Command } from './types.js';
+
+interface Answers {
+  name: string;
+  baseUrl: string;
+  authUrl: string;
+  environment: string;
+  clientId: string;
+  secretEnv: string;
+  out: string;
+}
+
+const QUESTIONS: { key: keyof Answers; flag: string; ask: string; fallback?: (a: Partial<Answers>) => string }[] = [
+  { key: 'baseUrl', flag: 'base-url', ask: 'API base URL (ends in /api/v1)' },
+  { key: 'authUrl', flag: 'auth-url', ask: 'auth URL (environment root; the token endpoint is {auth_url}/oauth/token)', fallback: (a) => a.baseUrl?.replace(/\/api\/v1\/?$/, '') ?? '' },
+  { key: 'environment', flag: 'environment', ask: 'environment (sandbox|production)', fallback: () => 'sandbox' },
+  { key: 'clientId', flag: 'client-id', ask: 'client_credentials client_id of the primary user' },
+  { key: 'secretEnv', flag: 'secret-env', ask: 'NAME of the environment variable holding its client secret', fallback: () => 'FTF_PRIMARY_CLIENT_SECRET' },
+  { key: 'name', flag: 'name', ask: 'a name for this target', fallback: (a) => (a.baseUrl ? new URL(a.baseUrl).host : 'my target') },
+];
+
+export const initCommand: Command = {
+  summary: 'write a commented target profile for a new target (flags or interactive)',
+  usage: 'init [--base-url URL] [--auth-url URL] [--environment sandbox|production] [--client-id ID] [--secret-env VAR] [--name NAME] [--out FILE]',
+  async run(argv) {
+    const { values: v } = parse('init', argv, {
+      'base-url': { type: 'string' }, 'auth-url': { type: 'string' }, environment: { type: 'string' },
+      'client-id': { type: 'string' }, 'secret-env': { type: 'string' }, name: { type: 'string' }, out: { type: 'string' },
+    });
+    const flags = v as Record<string, string | undefined>;
+    const answers: Partial<Answers> = {};
+    const tty = Boolean(process.stdin.isTTY);
+    const rl = tty ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
+    try {
+      for (const q of QUESTIONS) {
+        const given = flags[q.flag];
+        const fallback = q.fallback?.(answers);
+        if (given !== undefined) answers[q.key] = given;
+        else if (rl) answers[q.key] = (await rl.question(`${q.ask}${fallback ? ` [${fallback}]` : ''}: `)).trim() || fallback || '';
+        else if (fallback !== undefined) answers[q.key] = fallback;
+        else throw new UsageError('init', `--${q.flag} is required when stdin is not a terminal (${q.ask})`);
+      }
+    } finally {
+      rl?.close();
+    }
+    const out = resolve(flags.out ?? 'target.yaml');
+    if (existsSync(out)) {
+      throw new FtfError('FTF_E_INIT_EXISTS', `${out} already exists; init never overwrites a profile`, { hint: 'choose another --out FILE or delete the old one first' });
+    }
+    const text = profileTemplate(answers as Answers);
+    const source = parseYamlSource(text);
+    const issues = validateProfile(source.doc.toJS(), source);
+    if (issues.length) {
+      const first = issues[0]!;
+      throw new FtfError('FTF_E_INIT_INVALID', `the answers do not make a valid profile: ${first.field}: ${first.message}`, { location: { field: first.field }, ...(first.hint ? { hint: first.hint } : {}) });
+    }
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, text, { flag: 'wx' });
+    console.log(`wrote ${out}\nnext: export ${answers.secretEnv}=...   then   npx ftf-conformance doctor --target ${out}`);
+    return 0;
+  },
+};
+
+const yamlString = (s: string): string => JSON.stringify(s);
+
+export function profileTemplate(a: Answers): string {
+  return `# ftf-conformance target profile, written by \`ftf-conformance init\`.
+# Field reference: docs/target-profiles.md. Secrets are NEVER written here: the profile only names the
+# environment variables that hold them (*_env fields).
+name: ${yamlString(a.name)}
+
+# API base, ends in /api/v1 (spec, Versioning). The token endpoint is {auth_url}/oauth/token, at the root.
+base_url: ${yamlString(a.baseUrl)}
+auth_url: ${yamlString(a.authUrl)}
+# control_url: https://sandbox.example.com/_sandbox   # sandbox control API (clock, funding), if the target has one
+
+# sandbox | production. Production refuses API keys; mutations there need allow_mutations AND --allow-mutations.
+environment: ${a.environment}
+allow_mutations: false
+
+# What the target lets the harness do: mutation (create subscriptions/checkpoints/webhooks), clock (advance
+# time), funding (simulate late funding), consent (complete the code-authorisation consent step).
+# Scenarios needing a capability the profile lacks are reported as skipped, with the reason.
+capabilities: []
+
+credentials:
+  primary:
+    kind: client_credentials
+    client_id: ${yamlString(a.clientId)}
+    client_secret_env: ${a.secretEnv}
+  # second:      # a second user: checkpoint scoping (EP-CHECKPOINT-SCOPE)
+  #   kind: client_credentials
+  #   client_id: other-client
+  #   client_secret_env: FTF_SECOND_CLIENT_SECRET
+  # readonly:    # a read-only client: 403 "Endpoint not enabled for this API user." (AUTH-ENDPOINT-403)
+  #   kind: client_credentials
+  #   client_id: readonly-client
+  #   client_secret_env: FTF_READONLY_CLIENT_SECRET
+  # api_key:     # sandbox only
+  #   kind: api_key
+  #   api_key_env: FTF_API_KEY
+
+# Entities of the primary credential; forbidden = an entity that exists but is not on its allow-list.
+# entities:
+#   allowed: [ENT-1]
+#   forbidden: ENT-OTHER
+
+# Indication codes by role (primary, fractional_minimum, enforced_maximum, unenforced_maximum, extendable).
+# indications:
+#   primary: FTF-CODE
+
+# Paths and field names of operations the spec leaves "not shown"; defaults are the reference server's.
+# paths:
+#   health: /health
+
+# timeouts:
+#   request_ms: 10000
+`;
+}

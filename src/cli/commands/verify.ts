@@ -1,0 +1,27 @@
+/** `verify FILE`: checks a certificate's canonical form, Ed25519 signature and evidence hashes. Exit 0 valid, 1 not. */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { verifyCertificateText } from '../../harness/report/certificate.js';
+import { parse, UsageError } from '../args.js';
+import type { Command } from './types.js';
+
+export const verifyCommand: Command = {
+  summary: 'verify a certificate.json (signature, canonical form, evidence hashes); exit 0 valid, 1 invalid',
+  usage: 'verify FILE [--public-key PEM_FILE]',
+  async run(argv) {
+    const { values: v, positionals } = parse('verify', argv, { 'public-key': { type: 'string' } }, true);
+    const file = positionals[0];
+    if (!file || positionals.length > 1) throw new UsageError('verify', 'give exactly one certificate.json');
+    if (!existsSync(file)) throw new UsageError('verify', `no such file: ${file}`);
+    const result = verifyCertificateText(readFileSync(file, 'utf8'), {
+      evidenceDir: dirname(file),
+      ...(v['public-key'] ? { publicKeyPem: readFileSync(v['public-key'], 'utf8') } : {}),
+    });
+    if (result.ok) {
+      console.log(`${file}: valid. Verdict ${result.overall}; signed by Ed25519 key sha256 ${result.fingerprint}${v['public-key'] ? ' (the key given)' : ' (compare with the issuer\'s published fingerprint)'}`);
+      return 0;
+    }
+    console.error(`${file}: INVALID\n${result.problems.map((p) => `  - ${p}`).join('\n')}`);
+    return 1;
+  },
+};

@@ -1,0 +1,66 @@
+/**
+ * Builds the Allure HTML with the Allure 3 CLI (`allure generate`), never opening it. Trends survive
+ * across runs through Allure 3's history file (reports/allure-history/history.jsonl): CI keeps that folder
+ * between nightly runs (cache/artifact) and every generate appends one entry.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { FtfError } from '../../shared/errors.js';
+import { CATEGORIES } from './allure.js';
+import { REPO_ROOT, reportPaths } from './paths.js';
+
+export interface AllureReportOptions {
+  resultsDir?: string;
+  outDir?: string;
+  historyDir?: string;
+  name?: string;
+  /** Keep at most this many runs in the history (default 30). */
+  historyLimit?: number;
+  /** One self-contained index.html that opens from file:// (default true: CI artifacts open without a server). */
+  singleFile?: boolean;
+}
+
+export interface AllureReportResult {
+  outDir: string;
+  index: string;
+  historyFile: string;
+}
+
+export function buildAllureReport(options: AllureReportOptions = {}): AllureReportResult {
+  const paths = reportPaths();
+  const resultsDir = resolve(options.resultsDir ?? paths.allureResults);
+  const outDir = resolve(options.outDir ?? paths.allureReport);
+  const historyDir = resolve(options.historyDir ?? paths.allureHistory);
+  if (!existsSync(resultsDir) || readdirSync(resultsDir).length === 0) {
+    throw new FtfError('FTF_E_REPORT_MISSING', `no Allure results in ${resultsDir}`, {
+      hint: 'run `ftf-conformance run` first (playwright.config.ts lists the allure-playwright reporter)',
+    });
+  }
+  mkdirSync(historyDir, { recursive: true });
+  const historyFile = join(historyDir, 'history.jsonl');
+  const config = {
+    name: options.name ?? 'FTF conformance',
+    output: outDir,
+    historyPath: historyFile,
+    historyLimit: options.historyLimit ?? 30,
+    categories: CATEGORIES.map((c) => ({ ...c })),
+    plugins: {
+      awesome: { options: { singleFile: options.singleFile ?? true, reportName: options.name ?? 'FTF conformance', groupBy: ['epic', 'feature', 'story'] } },
+    },
+  };
+  const configFile = join(historyDir, 'allurerc.json');
+  writeFileSync(configFile, JSON.stringify(config, null, 2));
+  const cli = join(REPO_ROOT, 'node_modules', 'allure', 'cli.js');
+  const r = spawnSync(process.execPath, [cli, 'generate', resultsDir, '--config', configFile, '--output', outDir], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  if (r.status !== 0 || !existsSync(join(outDir, 'index.html'))) {
+    throw new FtfError('FTF_E_ALLURE', `allure generate failed (exit ${r.status ?? r.signal}): ${(r.stderr || r.stdout || '').trim().slice(-800)}`, {
+      hint: 'run `npm run setup` to install the allure CLI (devDependency)',
+    });
+  }
+  return { outDir, index: join(outDir, 'index.html'), historyFile };
+}

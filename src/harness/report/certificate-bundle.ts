@@ -1,0 +1,65 @@
+/**
+ * Writes reports/certificate/: certificate.json (signed), certificate.md, certificate.html and the merged
+ * redacted HAR as evidence. Before returning it scans every written file for the run's secret values
+ * (defence in depth behind the recorder's redaction): a hit deletes nothing but fails loudly.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FtfError } from '../../shared/errors.js';
+import { buildCertificateBody, serializeCertificate, signCertificate, type Certificate, type CertificateInput } from './certificate.js';
+import { certificateHtml, certificateMarkdown } from './certificate-render.js';
+import { sha256 } from './clauses.js';
+import { expandHarPaths, mergeHar } from './har.js';
+import type { SigningKey } from './signing.js';
+
+export interface BundleOptions extends Omit<CertificateInput, 'evidence'> {
+  outDir: string;
+  key: SigningKey;
+  /** HAR files / folders / globs written by the recorder. */
+  har: string[];
+  /** Secret values of the run (client secrets, API keys...): none may appear in the bundle. */
+  secrets?: string[];
+}
+
+export const EVIDENCE_FILE = 'evidence/run.har';
+
+export function writeCertificateBundle(options: BundleOptions): { certificate: Certificate; files: string[] } {
+  rmSync(options.outDir, { recursive: true, force: true });
+  mkdirSync(join(options.outDir, 'evidence'), { recursive: true });
+  const harFiles = expandHarPaths(options.har);
+  const evidence: CertificateInput['evidence'] = [];
+  if (harFiles.length > 0) {
+    const { har, entries } = mergeHar(harFiles, { name: 'ftf-conformance', version: 'run' });
+    const text = JSON.stringify(har, null, 2);
+    writeFileSync(join(options.outDir, EVIDENCE_FILE), text);
+    evidence.push({ file: EVIDENCE_FILE, sha256: sha256(text), entries });
+  }
+  const certificate = signCertificate(buildCertificateBody({ ...options, evidence }), options.key);
+  writeFileSync(join(options.outDir, 'certificate.json'), serializeCertificate(certificate));
+  writeFileSync(join(options.outDir, 'certificate.md'), certificateMarkdown(certificate));
+  writeFileSync(join(options.outDir, 'certificate.html'), certificateHtml(certificate));
+  const files = listFiles(options.outDir);
+  assertNoSecrets(files, options.secrets ?? []);
+  return { certificate, files };
+}
+
+export function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name))
+    .sort();
+}
+
+/** Throws FTF_E_SECRET_LEAK naming the file (never the secret) when a secret value occurs in a file. */
+export function assertNoSecrets(files: string[], secrets: string[]): void {
+  const needles = secrets.filter((s) => s && s.length >= 6);
+  if (needles.length === 0) return;
+  for (const file of files) {
+    const text = readFileSync(file, 'latin1');
+    if (needles.some((s) => text.includes(s))) {
+      throw new FtfError('FTF_E_SECRET_LEAK', `a secret of this run appears in ${file}`, {
+        hint: 'the recorder must redact it; do not publish this folder',
+      });
+    }
+  }
+}

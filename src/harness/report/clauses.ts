@@ -1,0 +1,91 @@
+/**
+ * The clause catalogue (clauses.yaml next to the spec): the ids scenarios cover, their level (must/should)
+ * and what a target needs for them to be testable. Also the spec's sha256, which certificates pin.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { FtfError } from '../../shared/errors.js';
+import { specDir } from './paths.js';
+
+export type ClauseLevel = 'must' | 'should';
+
+export interface Clause {
+  id: string;
+  ref: string;
+  says: string;
+  /** Target capabilities the clause needs to be checked black-box (empty = any target). */
+  needs: string[];
+  level: ClauseLevel;
+}
+
+export interface ClauseCatalogue {
+  clauses: Clause[];
+  byId: Map<string, Clause>;
+  clausesFile: string;
+  specFile: string;
+  /** sha256 (hex) of ftf-interface-spec.md. */
+  specSha256: string;
+  /** sha256 (hex) of clauses.yaml. */
+  clausesSha256: string;
+}
+
+/** Spec areas by clause id prefix: the Allure epic and the grouping of the certificate. */
+export const SPEC_AREAS: Readonly<Record<string, string>> = {
+  RES: 'Resources',
+  ST: 'States',
+  EP: 'Endpoints',
+  AUTH: 'Authentication',
+  EVS: 'Events',
+  ERR: 'Errors and limits',
+};
+
+export function specArea(clauseId: string): string {
+  return SPEC_AREAS[clauseId.split('-')[0] ?? ''] ?? 'Other';
+}
+
+export function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function loadClauseCatalogue(dir = specDir()): ClauseCatalogue {
+  const clausesFile = join(dir, 'clauses.yaml');
+  const specFile = join(dir, 'ftf-interface-spec.md');
+  const clausesText = readOrThrow(clausesFile);
+  const specText = readOrThrow(specFile);
+  const doc = parse(clausesText) as { clauses?: unknown };
+  if (!doc || !Array.isArray(doc.clauses)) {
+    throw new FtfError('FTF_E_SPEC_INVALID', `${clausesFile} has no 'clauses:' list`, { location: { file: clausesFile } });
+  }
+  const clauses = doc.clauses.map((raw, i) => toClause(raw, i, clausesFile));
+  const byId = new Map(clauses.map((c) => [c.id, c]));
+  return { clauses, byId, clausesFile, specFile, specSha256: sha256(specText), clausesSha256: sha256(clausesText) };
+}
+
+function toClause(raw: unknown, index: number, file: string): Clause {
+  const r = raw as Partial<Record<keyof Clause, unknown>>;
+  if (typeof r?.id !== 'string' || (r.level !== 'must' && r.level !== 'should')) {
+    throw new FtfError('FTF_E_SPEC_INVALID', `clause #${index + 1} needs a string id and level must|should`, {
+      location: { file, field: `clauses[${index}]` },
+    });
+  }
+  return {
+    id: r.id,
+    ref: typeof r.ref === 'string' ? r.ref : '',
+    says: typeof r.says === 'string' ? r.says : '',
+    needs: Array.isArray(r.needs) ? r.needs.map(String) : [],
+    level: r.level,
+  };
+}
+
+function readOrThrow(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new FtfError('FTF_E_SPEC_MISSING', `cannot read ${file}`, {
+      cause,
+      hint: 'set FTF_SPEC_DIR to the folder holding ftf-interface-spec.md and clauses.yaml',
+    });
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Reads Playwright's JSON report (reports/results.json) into one plain record per executed test, with the
+ * scenario metadata the conformance entry attaches as annotations:
+ *   { type: 'clause', description: 'RES-DATE' }           one per covered clause
+ *   { type: 'scenario', description: 'token.cc-reuse' }   the scenario id (default: the test title);
+ *                                                         a value ending in .yaml is taken as the scenario file
+ *   { type: 'allure.label.feature' | 'family', ... }      the scenario family (else specs/<family>/ of the file)
+ *   { type: 'skip', description: 'needs consent: ...' }   set by test.skip(cond, reason)
+ *   { type: 'not-applicable', description: 'why' }        the scenario does not apply to this target
+ *   { type: 'warning', description: '[check] message' }   a should-level check failed in a passing test
+ * Tags come from Playwright's test tags.
+ */
+import { readFileSync } from 'node:fs';
+import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
+import { FtfError } from '../../shared/errors.js';
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  /** Scenario YAML (from the `scenario` annotation) or the spec file. */
+  file: string;
+  family: string;
+  clauses: string[];
+  tags: string[];
+  project: string;
+  /** Playwright outcome of the test (after retries). */
+  outcome: JSONReportTest['status'];
+  /** Status of the last attempt: passed, failed, timedOut, skipped, interrupted. */
+  lastStatus: string | undefined;
+  skipReason?: string;
+  notApplicable?: string;
+  /** Should-level check failures of a test that otherwise passed. */
+  warnings: string[];
+  /** Error messages of the last attempt, ANSI codes stripped. */
+  errors: string[];
+  durationMs: number;
+  retries: number;
+}
+
+export function readPlaywrightReport(file: string): JSONReport {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new FtfError('FTF_E_REPORT_MISSING', `no Playwright JSON report at ${file}`, {
+      cause,
+      hint: "the run did not finish; playwright.config.ts must list the json reporter with outputFile 'reports/results.json'",
+    });
+  }
+  try {
+    return JSON.parse(text) as JSONReport;
+  } catch (cause) {
+    throw new FtfError('FTF_E_REPORT_INVALID', `${file} is not valid JSON`, { cause });
+  }
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+export const stripAnsi = (s: string): string => s.replace(ANSI, '');
+
+export function scenarioResults(report: JSONReport): ScenarioResult[] {
+  const out: ScenarioResult[] = [];
+  const projects = new Set<string>();
+  const walk = (suite: JSONReportSuite, titles: string[]): void => {
+    for (const spec of suite.specs) {
+      for (const test of spec.tests) {
+        projects.add(test.projectName);
+        out.push(toResult(spec.title, spec.file, spec.tags, titles, test));
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of report.suites) walk(suite, []);
+  // With several projects the same scenario runs once per project: keep ids distinct.
+  if (projects.size > 1) for (const r of out) if (r.project) r.id = `${r.project}:${r.id}`;
+  return out;
+}
+
+function toResult(title: string, specFile: string, tags: string[], describe: string[], test: JSONReportTest): ScenarioResult {
+  const last = test.results[test.results.length - 1];
+  const annotations = [...test.annotations, ...(last?.annotations ?? [])];
+  const values = (type: string): string[] => [
+    ...new Set(annotations.filter((a) => a.type === type && a.description).map((a) => a.description!.trim())),
+  ];
+  const named = values('scenario')[0];
+  const file = named && /\.ya?ml$/.test(named) ? named : specFile;
+  const id = values('scenario-id')[0] ?? (named && named !== file ? named : undefined) ?? title;
+  const family = values('family')[0] ?? values('allure.label.feature')[0] ?? familyOf(file, describe);
+  const errors = (last?.errors ?? []).map((e) => stripAnsi(e.message ?? ''));
+  if (last?.error?.message && errors.length === 0) errors.push(stripAnsi(last.error.message));
+  const na = values('not-applicable')[0];
+  const skip = annotations.find((a) => a.type === 'skip' || a.type === 'fixme')?.description;
+  return {
+    id,
+    title,
+    file,
+    family,
+    clauses: values('clause'),
+    tags: tags.map((t) => (t.startsWith('@') ? t.slice(1) : t)),
+    project: test.projectName,
+    outcome: test.status,
+    lastStatus: last?.status,
+    ...(skip !== undefined ? { skipReason: skip || 'skipped' } : {}),
+    ...(na !== undefined ? { notApplicable: na } : {}),
+    warnings: values('warning'),
+    errors,
+    durationMs: test.results.reduce((sum, r) => sum + r.duration, 0),
+    retries: Math.max(0, test.results.length - 1),
+  };
+}
+
+/** specs/<family>/<name>.yaml -> family; otherwise the innermost describe title. */
+function familyOf(file: string, describe: string[]): string {
+  const m = /(?:^|\/)specs\/([^/]+)\/[^/]+\.ya?ml$/.exec(file.replace(/\\/g, '/'));
+  if (m) return m[1]!;
+  return describe.filter((d) => d && !/\.(ts|js)$/.test(d)).at(-1) ?? 'other';
+}

@@ -1,0 +1,131 @@
+/**
+ * Verdicts: one per scenario, one per clause (the worst of its scenarios), totals and the overall verdict.
+ * A run that executed no scenario is `nothing-tested`, never green.
+ */
+import type { ClauseCatalogue, ClauseLevel } from './clauses.js';
+import type { ScenarioResult } from './scenario-results.js';
+
+export type ScenarioVerdict = 'passed' | 'failed' | 'warning' | 'skipped' | 'not-applicable' | 'errored' | 'waived';
+export type ClauseVerdict = ScenarioVerdict | 'not-tested';
+export type OverallVerdict = 'conformant' | 'non-conformant' | 'nothing-tested';
+export type FailOn = 'must' | 'should';
+
+export const SCENARIO_VERDICTS: readonly ScenarioVerdict[] = ['passed', 'failed', 'warning', 'errored', 'waived', 'skipped', 'not-applicable'];
+/** Verdicts that mean the scenario actually ran against the target. */
+export const EXECUTED: ReadonlySet<ScenarioVerdict> = new Set(['passed', 'failed', 'warning', 'errored', 'waived']);
+/** Worst first: a clause takes the first of these that any of its scenarios has. */
+const SEVERITY: readonly ClauseVerdict[] = ['failed', 'errored', 'warning', 'waived', 'passed', 'skipped', 'not-applicable', 'not-tested'];
+
+/**
+ * Messages that mean the harness or the target broke, not that the target answered wrongly: transport
+ * failures (FTF_E_TARGET_*), engine step errors (StepError: bad variable, bound hit), Playwright timeouts.
+ * CheckFailure ("[status] ...") and assertion errors are real failures.
+ */
+const ERRORED = /FTF_E_(?:TARGET_|INTERNAL|STEP_FAILED|BOUND_EXCEEDED|REQUEST_FAILED)|^\s*(?:Error: )?(?:StepError|FtfError):|Test timeout of \d+ms exceeded|Timeout \d+ms exceeded/m;
+/** The harness itself crashed: its result says nothing about the target. */
+const INTERNAL = /FTF_E_INTERNAL|^\s*(?:TypeError|ReferenceError|SyntaxError|RangeError):/m;
+
+export interface ScenarioOutcome {
+  id: string;
+  title: string;
+  file: string;
+  family: string;
+  clauses: string[];
+  tags: string[];
+  /** must when any covered clause is must (or unknown / none). */
+  level: ClauseLevel;
+  verdict: ScenarioVerdict;
+  /** Skip / not-applicable reason, or the first line of the failure. */
+  reason?: string;
+  /** Full failure messages (already redacted by the recorder/engine). */
+  messages: string[];
+  /** The harness itself broke (FTF_E_INTERNAL): the run cannot be trusted. */
+  internal: boolean;
+  flaky: boolean;
+  durationMs: number;
+  /** Set by applyWaivers. */
+  waivedBy?: string[];
+}
+
+export interface ClauseOutcome {
+  id: string;
+  level: ClauseLevel;
+  verdict: ClauseVerdict;
+  scenarios: { id: string; verdict: ScenarioVerdict }[];
+}
+
+export type Totals = Record<ScenarioVerdict, number> & { total: number; executed: number };
+
+export interface VerdictSummary {
+  overall: OverallVerdict;
+  failOn: FailOn;
+  totals: Totals;
+  scenarios: ScenarioOutcome[];
+  clauses: ClauseOutcome[];
+  /** Clause ids named by scenarios but absent from clauses.yaml. */
+  unknownClauses: string[];
+  /** Problems that fail the run on their own (waiver problems, run-level errors). */
+  problems: string[];
+  /** Informational notes (unused waivers in a filtered run, ignored must-waivers in certification). */
+  notes: string[];
+}
+
+export function scenarioOutcome(r: ScenarioResult, catalogue: ClauseCatalogue): ScenarioOutcome {
+  const levels = r.clauses.map((id) => catalogue.byId.get(id)?.level ?? 'must');
+  const level: ClauseLevel = levels.length > 0 && levels.every((l) => l === 'should') ? 'should' : 'must';
+  const base = { id: r.id, title: r.title, file: r.file, family: r.family, clauses: r.clauses, tags: r.tags, level, messages: r.errors, durationMs: r.durationMs };
+  const firstLine = r.errors.map((e) => e.split('\n').find((l) => l.trim())?.trim() ?? '').find(Boolean);
+  const internal = r.errors.some((e) => INTERNAL.test(e));
+  if (r.notApplicable !== undefined) return { ...base, verdict: 'not-applicable', reason: r.notApplicable || 'not applicable', internal: false, flaky: false };
+  if (r.outcome === 'skipped') {
+    const reason = r.skipReason ?? 'skipped';
+    const na = /^not applicable\b/i.test(reason);
+    return { ...base, verdict: na ? 'not-applicable' : 'skipped', reason, internal: false, flaky: false };
+  }
+  if (r.outcome === 'expected' || r.outcome === 'flaky') {
+    const flaky = r.outcome === 'flaky';
+    if (r.warnings.length > 0) return { ...base, verdict: 'warning', reason: r.warnings[0]!, messages: r.warnings, internal: false, flaky };
+    return { ...base, verdict: 'passed', internal: false, flaky };
+  }
+  // specs/conformance.spec.ts declares a broken scenario file as a failing test tagged @invalid-scenario.
+  if (r.tags.includes('invalid-scenario')) return { ...base, verdict: 'errored', reason: firstLine ?? 'invalid scenario file', internal: true, flaky: false };
+  const broke = internal || r.lastStatus === 'timedOut' || r.lastStatus === 'interrupted' || r.errors.some((e) => ERRORED.test(e));
+  const reason = firstLine ?? (r.lastStatus === 'timedOut' ? 'timed out' : `ended ${r.lastStatus ?? 'without a result'}`);
+  if (broke) return { ...base, verdict: 'errored', reason, internal, flaky: false };
+  return { ...base, verdict: level === 'should' ? 'warning' : 'failed', reason, internal: false, flaky: false };
+}
+
+export function worst(verdicts: readonly ClauseVerdict[]): ClauseVerdict {
+  return SEVERITY.find((v) => verdicts.includes(v)) ?? 'not-tested';
+}
+
+/** Builds the whole summary from scenario outcomes (call again after applyWaivers changed some). */
+export function summarize(
+  scenarios: ScenarioOutcome[],
+  catalogue: ClauseCatalogue,
+  options: { failOn?: FailOn; problems?: string[]; notes?: string[] } = {},
+): VerdictSummary {
+  const failOn = options.failOn ?? 'must';
+  const totals = Object.fromEntries(SCENARIO_VERDICTS.map((v) => [v, 0])) as Totals;
+  for (const s of scenarios) totals[s.verdict]++;
+  totals.total = scenarios.length;
+  totals.executed = scenarios.filter((s) => EXECUTED.has(s.verdict)).length;
+
+  const byClause = new Map<string, { id: string; verdict: ScenarioVerdict }[]>();
+  for (const s of scenarios) for (const c of s.clauses) byClause.set(c, [...(byClause.get(c) ?? []), { id: s.id, verdict: s.verdict }]);
+  const clauses: ClauseOutcome[] = catalogue.clauses.map((c) => {
+    const list = byClause.get(c.id) ?? [];
+    return { id: c.id, level: c.level, verdict: worst(list.map((x) => x.verdict)), scenarios: list };
+  });
+  const unknownClauses = [...byClause.keys()].filter((id) => !catalogue.byId.has(id)).sort();
+  const problems = [...(options.problems ?? [])];
+  const failing = totals.failed + totals.errored + (failOn === 'should' ? totals.warning : 0);
+  const overall: OverallVerdict = totals.executed === 0 ? 'nothing-tested' : failing > 0 || problems.length > 0 ? 'non-conformant' : 'conformant';
+  return { overall, failOn, totals, scenarios, clauses, unknownClauses, problems, notes: [...(options.notes ?? [])] };
+}
+
+/** Exit code of the table in docs/cli.md: 0 conformant, 1 non-conformant, 2 nothing tested, 3 internal error. */
+export function exitCodeFor(summary: VerdictSummary): 0 | 1 | 2 | 3 {
+  if (summary.scenarios.some((s) => s.internal && s.verdict === 'errored')) return 3;
+  return summary.overall === 'conformant' ? 0 : summary.overall === 'non-conformant' ? 1 : 2;
+}

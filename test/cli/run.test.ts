@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
+import { playwrightArgs } from '../../src/cli/playwright.js';
+import { cli, closedPort, fakePlaywright, FIXTURES, scratch, writeProfile } from './helpers.js';
+
+const dir = scratch('ftf-cli-run-');
+after(() => rmSync(dir, { recursive: true, force: true }));
+const reports = process.env.FTF_REPORTS_DIR!;
+const recorded = JSON.parse(readFileSync(join(FIXTURES, 'playwright-results.json'), 'utf8')) as JSONReport;
+
+/** The recorded report with only the given scenario ids. */
+function only(...ids: string[]): JSONReport {
+  const keep = (s: JSONReportSuite): JSONReportSuite => ({ ...s, specs: s.specs.filter((sp) => ids.some((id) => sp.title.startsWith(`${id}:`))), suites: (s.suites ?? []).map(keep) });
+  return { ...recorded, suites: recorded.suites.map(keep) };
+}
+
+test('run: conformant run exits 0 and writes verdicts + Allure environment/categories', async () => {
+  const fake = fakePlaywright(only('demo.health', 'demo.production-only'));
+  const r = await cli('run', '--no-report', '--tag', 'smoke', '--grep', 'health');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /verdict: CONFORMANT/);
+  assert.match(r.out, /SKIP {3}1 scenario: needs production/);
+  const call = fake.calls[0]!;
+  assert.deepEqual(call.args.slice(0, 3), ['playwright', 'test', '--grep']);
+  assert.equal(call.args[3], '(?=.*(?:health))(?=.*@smoke\\b)');
+  assert.equal(call.env.FTF_TARGET, undefined, 'the reference profile is left to the per-worker fixtures');
+  const verdicts = JSON.parse(readFileSync(join(reports, 'verdicts.json'), 'utf8')) as { overall: string; totals: { passed: number } };
+  assert.equal(verdicts.overall, 'conformant');
+  assert.equal(verdicts.totals.passed, 1);
+  assert.ok(existsSync(join(reports, 'allure-results/environment.properties')));
+  assert.ok(existsSync(join(reports, 'allure-results/categories.json')));
+});
+
+test('run: failures exit 1 and say which clause broke and how to reproduce', async () => {
+  fakePlaywright(only('demo.health', 'demo.wrong-status'));
+  const r = await cli('run', '--no-report');
+  assert.equal(r.code, 1);
+  assert.match(r.out, /FAIL {3}demo\.wrong-status {2}\[RES-HEALTH\]/);
+  assert.match(r.out, /expected status 418, got 200/);
+  assert.match(r.out, /reproduce: npx ftf-conformance run --grep 'demo\\\.wrong-status/);
+  assert.match(r.out, /clauses broken: RES-HEALTH/);
+});
+
+test('run: --fail-on should fails on warnings, the default does not', async () => {
+  fakePlaywright(only('demo.health', 'demo.should-only'));
+  assert.equal((await cli('run', '--no-report')).code, 0);
+  assert.equal((await cli('run', '--no-report', '--fail-on', 'should')).code, 1);
+  assert.equal((await cli('run', '--no-report', '--fail-on', 'never')).code, 2);
+});
+
+test('run: nothing selected / nothing executed exits 2, never green', async () => {
+  fakePlaywright(join(FIXTURES, 'playwright-empty.json'), 1);
+  const r = await cli('run', '--no-report', '--grep', 'no-such-scenario');
+  assert.equal(r.code, 2);
+  assert.match(r.out, /NOTHING TESTED/);
+  fakePlaywright(only('demo.production-only'));
+  assert.equal((await cli('run', '--no-report')).code, 2, 'all skipped is nothing tested');
+});
+
+test('run: a stale or expired waiver fails the run; a matching one waives', async () => {
+  fakePlaywright(only('demo.health', 'demo.wrong-status'));
+  const waivers = join(dir, 'w.yaml');
+  writeFileSync(waivers, 'waivers:\n  - scenario: demo.wrong-status\n    reason: vendor bug 7\n    owner: qa\n    expires: 2999-01-01\n');
+  const ok = await cli('run', '--no-report', '--waivers', waivers);
+  assert.equal(ok.code, 0, ok.out);
+  assert.match(ok.out, /WAIVED demo\.wrong-status/);
+  writeFileSync(waivers, 'waivers:\n  - scenario: demo.health\n    reason: flaked once\n    owner: qa\n    expires: 2999-01-01\n  - scenario: demo.wrong-status\n    reason: vendor bug 7\n    owner: qa\n    expires: 2000-01-01\n');
+  const bad = await cli('run', '--no-report', '--waivers', waivers);
+  assert.equal(bad.code, 1);
+  assert.match(bad.out, /PROBLEM waiver for scenario 'demo\.health' .* is stale/);
+  assert.match(bad.out, /PROBLEM waiver for scenario 'demo\.wrong-status' .* expired on 2000-01-01/);
+  writeFileSync(waivers, 'waivers:\n  - scenario: x\n    owner: qa\n    expires: 2999-01-01\n');
+  const invalid = await cli('run', '--no-report', '--waivers', waivers);
+  assert.equal(invalid.code, 2);
+  assert.match(invalid.err, /FTF_E_WAIVERS_INVALID: waiver waivers\[0\]\.reason is required .*w\.yaml:2/);
+});
+
+test('run: a bad profile field exits 2 naming the field', async () => {
+  fakePlaywright(only('demo.health'));
+  const profile = writeProfile(dir, 'bad.yaml', 'name: bad\nbase_url: http://127.0.0.1:1/v2\nauth_url: http://127.0.0.1:1\nenvironment: sandbox\ncredentials:\n  primary:\n    kind: client_credentials\n    client_id: x\n    client_secret_env: FTF_TEST_SECRET\n');
+  const r = await cli('run', '--no-report', '--target', profile);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /FTF_E_PROFILE_INVALID/);
+  assert.match(r.err, /base_url/);
+  assert.match(r.err, /bad\.yaml:2/);
+  const missing = await cli('run', '--no-report', '--target', join(dir, 'nope.yaml'));
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /FTF_E_PROFILE_NOT_FOUND/);
+});
+
+test('run: an unreachable target exits 2 before running anything', async () => {
+  const fake = fakePlaywright(only('demo.health'));
+  const port = await closedPort();
+  process.env.FTF_TEST_SECRET = 'not-a-real-secret-123';
+  const profile = writeProfile(dir, 'down.yaml', `name: down\nbase_url: http://127.0.0.1:${port}/api/v1\nauth_url: http://127.0.0.1:${port}\nenvironment: sandbox\ncredentials:\n  primary:\n    kind: client_credentials\n    client_id: x\n    client_secret_env: FTF_TEST_SECRET\n`);
+  const r = await cli('run', '--no-report', '--target', profile);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /FTF_E_TARGET_UNREACHABLE: target "down" is unreachable/);
+  assert.equal(r.err.includes('not-a-real-secret-123'), false);
+  assert.equal(fake.calls.length, 0, 'Playwright never started');
+});
+
+test('run: usage errors exit 2; Playwright dying without a report exits 3', async () => {
+  assert.equal((await cli('run', '--shard', 'half')).code, 2);
+  assert.equal((await cli('run', '--grep', '(')).code, 2);
+  assert.equal((await cli('run', '--bogus')).code, 2);
+  fakePlaywright(undefined, 1);
+  rmSync(join(reports, 'results.json'), { force: true });
+  const r = await cli('run', '--no-report');
+  assert.equal(r.code, 3);
+  assert.match(r.err, /without writing/);
+});
+
+test('playwright arguments: grep, tag, shard and pass-through', () => {
+  assert.deepEqual(playwrightArgs({ tag: '@auth', shard: '2/4', extra: ['--workers=1'] }), ['playwright', 'test', '--grep', '@auth\\b', '--shard', '2/4', '--workers=1']);
+  assert.deepEqual(playwrightArgs({}), ['playwright', 'test']);
+});

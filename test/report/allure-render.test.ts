@@ -1,0 +1,50 @@
+/**
+ * The Allure HTML built from a small allure-results fixture renders in headless Chromium (Debian's
+ * /usr/bin/chromium, installed by `npm run setup`): the suite tree and a test name are visible. Keeps a
+ * screenshot in docs/allure-report.png.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { buildAllureReport } from '../../src/harness/report/allure-report.js';
+import { REPO_ROOT } from '../../src/harness/report/paths.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FIXTURE = join(REPO_ROOT, 'test/fixtures/report/allure-results');
+
+test('the Allure report renders the results in headless Chromium', { timeout: 180_000 }, async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run \`npm run setup\` (installs Debian's chromium package)`);
+  const dir = mkdtempSync(join(tmpdir(), 'ftf-allure-'));
+  try {
+    const built = buildAllureReport({ resultsDir: FIXTURE, outDir: join(dir, 'report'), historyDir: join(dir, 'history') });
+    assert.ok(readFileSync(built.historyFile, 'utf8').trim().length > 0, 'a history entry is written for trends');
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      // singleFile mode: everything is inlined, so file:// works without an HTTP server.
+      await page.goto(pathToFileURL(built.index).href);
+      await page.getByText('Endpoints', { exact: true }).first().waitFor({ timeout: 30_000 });
+      // The tree opens failed branches by default; the search box narrows it to one test.
+      await page.getByPlaceholder('Search tests').fill('Idempotency');
+      const name = page.getByText('subscribe without Idempotency-Key').last();
+      await name.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.equal(await name.isVisible(), true);
+      await page.getByPlaceholder('Search tests').fill('');
+      await page.getByText('Authentication', { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      assert.equal(await page.getByText('FTF conformance').first().isVisible(), true, 'the report name is shown');
+      await page.screenshot({ path: join(REPO_ROOT, 'docs/allure-report.png') });
+    } finally {
+      await browser.close();
+    }
+    assert.ok(existsSync(join(REPO_ROOT, 'docs/allure-report.png')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
