@@ -6,6 +6,7 @@
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenario } from '../src/harness/engine/run.js';
+import { allureMetadataFor } from '../src/harness/report/allure.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
 import { test } from './fixtures.js';
@@ -28,9 +29,14 @@ for (const scenario of suite.scenarios) {
       annotation: [
         ...scenario.covers.map((id) => ({ type: 'clause', description: id })),
         { type: 'scenario', description: scenario.id },
-        { type: 'allure.label.epic', description: 'FTF conformance' },
-        { type: 'allure.label.feature', description: scenario.family },
-        { type: 'allure.label.story', description: scenario.covers.join(', ') },
+        ...allureMetadataFor({
+          id: scenario.id,
+          title: scenario.title,
+          family: scenario.family,
+          clauses: scenario.covers,
+          tags: scenario.tags,
+          level: scenario.level,
+        }).annotations,
       ],
     },
     async ({ target, engine, checks }, testInfo) => {

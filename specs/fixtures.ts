@@ -7,6 +7,7 @@
  *   current step, whose auth client caches tokens per test, and whose steps are boxed test.steps.
  */
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { test as base, type TestInfo } from '@playwright/test';
 import { createAuthClient } from '../src/harness/auth/client.js';
 import type { CheckResult } from '../src/harness/checks/types.js';
@@ -14,6 +15,7 @@ import type { EngineContext } from '../src/harness/engine/types.js';
 import type { SourceLocation } from '../src/harness/scenario/types.js';
 import { createPlaywrightTransport } from '../src/harness/http/playwright-transport.js';
 import { RecordingTransport } from '../src/harness/http/recorder.js';
+import { harSink } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
 import type { Exchange, ExchangeSink } from '../src/harness/http/types.js';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
@@ -65,6 +67,8 @@ async function pointAtScenario<T>(fn: () => Promise<T>, location: SourceLocation
       const frames = firstFrame < 0 || e instanceof FtfError ? [] : lines.slice(firstFrame);
       // Step errors carry an actionable hint; check failures' generic hint adds nothing to the message.
       if (e instanceof FtfError && e.hint && e.code !== 'FTF_E_CHECK_FAILED') message.push(`hint: ${e.hint}`);
+      // The stable code lets reports classify failures (target error vs check failure) without parsing prose.
+      if (e instanceof FtfError) message.push(`code: ${e.code}`);
       e.stack = [...message, `    at ${location.file}:${location.line}:${location.column}`, ...frames].join('\n');
       Object.defineProperty(e, POINTED, { value: true });
     }
@@ -75,13 +79,13 @@ async function pointAtScenario<T>(fn: () => Promise<T>, location: SourceLocation
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
+    async ({}, use, workerInfo) => {
       if (process.env.FTF_TARGET?.trim()) {
         await use(loadTargetProfile(resolveTargetFile(process.env), { env: process.env }));
         return;
       }
       const server = await startReferenceServer({
-        fault: process.env.FTF_REFERENCE_FAULT,
+        fault: (workerInfo.project.metadata as { fault?: string } | undefined)?.fault ?? process.env.FTF_REFERENCE_FAULT,
         events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
       });
       try {
@@ -110,7 +114,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   checks: async ({}, use) => use([]),
   engine: async ({ target, schemas, request, checks }, use, testInfo) => {
     const redactor = new Redactor();
-    const transport = new RecordingTransport(createPlaywrightTransport(request), redactor, [attachmentSink(testInfo)]);
+    // Redacted HAR per test: evidence for the conformance certificate (reports/har/*.har).
+    const har = harSink(join('reports', 'har', `${testInfo.workerIndex}-${testInfo.testId}.har`));
+    const transport = new RecordingTransport(createPlaywrightTransport(request), redactor, [attachmentSink(testInfo), har]);
     const auth = createAuthClient(target, transport, redactor);
     await use({
       target,
@@ -124,6 +130,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       runStep: (title, fn, location) =>
         base.step(title, () => pointAtScenario(fn, location), { ...(location ? { location } : {}) }),
     });
+    await har.flush();
   },
 });
 

@@ -42,7 +42,10 @@ export async function runSuite(
     const paths = reportPaths();
     const startedAt = new Date().toISOString();
     if (!opts.evaluateOnly) {
+      // Results of an earlier run must never leak into this run's verdict, Allure report or certificate evidence.
       rmSync(paths.playwrightJson, { force: true });
+      rmSync(paths.har, { recursive: true, force: true });
+      rmSync(paths.allureResults, { recursive: true, force: true });
       const env = { ...open.env, ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}) };
       const status = playwright.run(playwrightArgs(opts.selection), env);
       if (!existsSync(paths.playwrightJson)) {
