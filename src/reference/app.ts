@@ -46,17 +46,17 @@ export async function buildReferenceApp(options: ReferenceOptions = {}): Promise
   const faults = createFaults(resolved.fault);
   const data = loadReferenceData(resolved.dataDir, resolved.seed);
   const ctx: ReferenceContext = { options: resolved, data, secrets: generateSecrets(data), faults };
-  const domain = new Domain(data, { seed: resolved.seed, events: resolved.events });
+  const domain = new Domain(data, { seed: resolved.seed, events: resolved.events, faults });
 
   const app = Fastify({
     logger: resolved.logger,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 256 },
-    frameworkErrors,
+    frameworkErrors: frameworkErrors(faults),
     // Never log Authorization headers or bodies: Fastify's default serializers log method+url only.
   });
   app.setValidatorCompiler(validatorCompiler);
-  installErrorHandling(app);
+  installErrorHandling(app, faults);
   // Tokens expire on the simulated clock, so advancing it past expires_in expires them.
   await registerAuth(app, ctx, { now: () => domain.clock.now() });
   app.addHook('onRequest', async () => {

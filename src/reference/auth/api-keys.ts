@@ -19,5 +19,7 @@ export function findApiKeyUser(ctx: ReferenceContext, presented: string): string
 
 /** Rule 8: API keys are a sandbox convenience only. */
 export function apiKeysAccepted(ctx: ReferenceContext): boolean {
+  if (ctx.faults.on('api-key-accepted-in-production')) return true;
+  if (ctx.faults.on('api-key-refused-in-sandbox')) return false;
   return ctx.options.mode === 'sandbox';
 }

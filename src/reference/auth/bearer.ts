@@ -39,6 +39,7 @@ export function isProtectedPath(ctx: ReferenceContext, url: string): boolean {
 
 /** Tokens really expire: valid while now < expiresAt on the auth clock (the simulated one in the server). */
 export function accessTokenExpired(state: AuthState, record: AccessTokenRecord): boolean {
+  if (state.ctx.faults.on('expired-token-accepted')) return false;
   return state.now() >= record.expiresAt;
 }
 
@@ -66,6 +67,11 @@ export function authenticateBearer(state: AuthState, authorization: string | und
   return principal;
 }
 
+/** The spec's failure shape `{detail: string}`. */
+export function unauthorizedBody(ctx: ReferenceContext, detail: string): Record<string, string> {
+  return ctx.faults.on('unauthorized-body-not-detail') ? { error: 'invalid_token', message: detail } : { detail };
+}
+
 export function bearerHook(state: AuthState) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (request.is404 || !isProtectedPath(state.ctx, request.url)) return;
@@ -73,7 +79,7 @@ export function bearerHook(state: AuthState) {
       request.principal = authenticateBearer(state, request.headers.authorization);
     } catch (err) {
       if (!(err instanceof BearerError)) throw err;
-      await reply.code(401).header('www-authenticate', err.challenge).send({ detail: err.detail });
+      await reply.code(401).header('www-authenticate', err.challenge).send(unauthorizedBody(state.ctx, err.detail));
     }
   };
 }

@@ -23,7 +23,8 @@ function assertGrantAllowed(client: OAuthClientRecord, grant: GrantType): void {
  * Rule 5: redirect_uri must match the one used to obtain the code. It may be omitted only when the client
  * has exactly one registered redirect URI (then the code was necessarily delivered there).
  */
-export function checkRedirectUri(_state: AuthState, client: OAuthClientRecord, code: AuthCodeRecord, form: FormBody): void {
+export function checkRedirectUri(state: AuthState, client: OAuthClientRecord, code: AuthCodeRecord, form: FormBody): void {
+  if (state.ctx.faults.on('redirect-uri-not-checked')) return;
   const redirectUri = formParam(form, 'redirect_uri');
   if (redirectUri === undefined) {
     if (client.redirectUris.length === 1) return;
@@ -35,7 +36,8 @@ export function checkRedirectUri(_state: AuthState, client: OAuthClientRecord, c
 }
 
 /** PKCE: the exchange must prove possession of the verifier behind the code_challenge. */
-export function checkPkce(_state: AuthState, code: AuthCodeRecord, form: FormBody): void {
+export function checkPkce(state: AuthState, code: AuthCodeRecord, form: FormBody): void {
+  if (state.ctx.faults.on('pkce-not-checked')) return;
   const verifier = formParam(form, 'code_verifier');
   if (verifier === undefined) throw invalidGrant('code_verifier is required (PKCE).');
   if (!verifierMatches(verifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge.');
@@ -43,6 +45,7 @@ export function checkPkce(_state: AuthState, code: AuthCodeRecord, form: FormBod
 
 /** Rule 6: every refresh returns a new refresh token; the presented one stops working. */
 export function rotateRefreshToken(state: AuthState, presented: string, record: RefreshTokenRecord): string {
+  if (state.ctx.faults.on('refresh-token-not-rotated')) return presented;
   state.refreshTokens.take(presented);
   return issueRefreshToken(state, { userEmail: record.userEmail, clientId: record.clientId });
 }
@@ -51,6 +54,7 @@ const clientCredentials: GrantHandler = (state, client) => {
   assertGrantAllowed(client, 'client_credentials');
   // Rule 4: the pair represents its user; no refresh token, the client simply asks again.
   const access = issueAccessToken(state, { userEmail: client.user, clientId: client.clientId, via: 'client_credentials' });
+  if (state.ctx.faults.on('client-credentials-refresh-token')) return tokenResponse(state, access, issueRefreshToken(state, { userEmail: client.user, clientId: client.clientId }));
   return tokenResponse(state, access);
 };
 

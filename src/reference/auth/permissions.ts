@@ -11,14 +11,17 @@ export const ENDPOINT_FORBIDDEN = 'Endpoint not enabled for this API user.';
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
 /** Throws 403 unless `entityCode` is on the caller's allow-list (whether the entity exists is the route's job). */
-export function assertEntityAllowed(principal: Principal, entityCode: string, _ctx: ReferenceContext): void {
-  if (!principal.allowedEntities.includes(entityCode)) throw new ApiError(403, ENTITY_FORBIDDEN);
+export function assertEntityAllowed(principal: Principal, entityCode: string, ctx: ReferenceContext): void {
+  if (principal.allowedEntities.includes(entityCode) || ctx.faults.on('entity-403-as-200')) return;
+  if (ctx.faults.on('entity-403-as-404')) throw new ApiError(404, 'Entity not found');
+  throw new ApiError(403, ctx.faults.on('entity-403-detail-changed') ? 'Forbidden' : ENTITY_FORBIDDEN);
 }
 
 /**
  * Throws 403 when the client is not provisioned for the endpoint. The only provisioning the reference data
  * knows is read-only (GET only); `routeId` is there for finer per-endpoint rules.
  */
-export function assertEndpointAllowed(principal: Principal, method: string, _routeId: string, _ctx: ReferenceContext): void {
+export function assertEndpointAllowed(principal: Principal, method: string, _routeId: string, ctx: ReferenceContext): void {
+  if (ctx.faults.on('readonly-client-can-write')) return;
   if (principal.readOnly && !READ_METHODS.has(method.toUpperCase())) throw new ApiError(403, ENDPOINT_FORBIDDEN);
 }

@@ -11,7 +11,9 @@ import { invalidRequest, noStore, OAuthError, sendOAuthError } from './oauth-err
 import type { AuthState } from './state.js';
 
 /** Where the token endpoint lives: the environment root only (rule 2; {base_url}/oauth/token is a 404). */
-export function tokenEndpointPaths(_ctx: ReferenceContext): string[] {
+export function tokenEndpointPaths(ctx: ReferenceContext): string[] {
+  if (ctx.faults.on('token-also-under-base-url')) return ['/oauth/token', '/api/v1/oauth/token'];
+  if (ctx.faults.on('token-only-under-base-url')) return ['/api/v1/oauth/token'];
   return ['/oauth/token'];
 }
 

@@ -4,7 +4,8 @@ import { REFRESH_LIFETIME_MS, type AuthState, type TokenGrant } from './state.js
 export interface TokenResponse {
   access_token: string;
   token_type: 'Bearer';
-  expires_in: number;
+  /** A number; optional and loosely typed only so that faults can break it. */
+  expires_in?: number | string;
   refresh_token?: string;
 }
 
@@ -29,7 +30,10 @@ export function issueRefreshToken(state: AuthState, subject: { userEmail: string
 
 /** The response body; `expires_in` is the lifetime the token really has on the auth clock. */
 export function tokenResponse(state: AuthState, accessToken: string, refreshToken?: string): TokenResponse {
-  const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: accessTokenLifetimeSeconds(state) };
+  const { faults } = state.ctx;
+  const lifetime = accessTokenLifetimeSeconds(state);
+  const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer' };
+  if (!faults.on('token-no-expires-in')) body.expires_in = faults.on('token-expires-in-string') ? String(lifetime) : lifetime;
   if (refreshToken !== undefined) body.refresh_token = refreshToken;
   return body;
 }

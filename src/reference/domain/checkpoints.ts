@@ -3,6 +3,9 @@
  * change on every update; PATCH is a synchronous compare-and-set, so of concurrent PATCHes carrying the
  * same version exactly one wins.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Faults } from '../context.js';
+import { NO_FAULTS } from '../faults.js';
 export interface CheckpointData {
   uid: string;
   name: string;
@@ -20,11 +23,11 @@ export class CheckpointBook {
   private readonly byUser = new Map<string, Map<string, CheckpointData>>();
   private counter = 0;
 
-  constructor(private readonly newUid: () => string) {}
+  constructor(private readonly newUid: () => string, private readonly faults: Faults = NO_FAULTS) {}
 
   private version(uid: string): string {
     this.counter += 1;
-    return `ec1.${Buffer.from(`${uid}:${this.counter}`, 'utf8').toString('base64url')}`;
+    return `${this.faults.on('checkpoint-version-prefix-missing') ? '' : 'ec1.'}${Buffer.from(`${uid}:${this.counter}`, 'utf8').toString('base64url')}`;
   }
 
   private userMap(email: string): Map<string, CheckpointData> {
@@ -56,12 +59,18 @@ export class CheckpointBook {
     return { created: true, checkpoint: cp };
   }
 
-  compareAndSet(email: string, name: string, expectedVersion: string, cursor: string, nowIso: string): CasResult | undefined {
+  /**
+   * The compare-and-set. Clean, it never awaits: the check and the write happen in one synchronous stretch
+   * (the promise only delivers the result). The fault checkpoint-cas-not-atomic opens a gap between them.
+   */
+  async compareAndSet(email: string, name: string, expectedVersion: string, cursor: string, nowIso: string): Promise<CasResult | undefined> {
     const m = this.byUser.get(email);
     const cp = m?.get(name);
     if (!m || !cp) return undefined;
-    if (cp.checkpointVersion !== expectedVersion) return { ok: false, checkpoint: cp };
-    const next: CheckpointData = { ...cp, cursor, checkpointVersion: this.version(cp.uid), updatedAt: nowIso };
+    if (cp.checkpointVersion !== expectedVersion && !this.faults.on('checkpoint-no-version-check')) return { ok: false, checkpoint: cp };
+    if (this.faults.on('checkpoint-cas-not-atomic')) await sleep(50);
+    const version = this.faults.on('checkpoint-version-unchanged') ? cp.checkpointVersion : this.version(cp.uid);
+    const next: CheckpointData = { ...cp, cursor, checkpointVersion: version, updatedAt: nowIso };
     m.set(name, next);
     return { ok: true, checkpoint: next };
   }

@@ -22,10 +22,15 @@ export function runLifecycle(domain: Domain): void {
     if (!spec) continue;
     moveIfFundedLate(domain, entry);
     const cutoff = indications.cutoffOf(spec, entry.record.subscriptionDate);
-    if (now >= cutoff && isFundedBy(entry, cutoff)) due.push({ entry, cutoff });
+    if (isPastCutoff(domain, now, cutoff) && isFundedBy(entry, cutoff)) due.push({ entry, cutoff });
   }
   due.sort((a, b) => a.cutoff - b.cutoff);
   for (const { entry } of due) issue(domain, entry);
+}
+
+/** States rule 2: issuance follows the cut-off, never the request. */
+function isPastCutoff(domain: Domain, now: number, cutoff: number): boolean {
+  return now >= cutoff || domain.faults.on('issued-at-request-time');
 }
 
 function isFundedBy(entry: SubscriptionEntry, cutoff: number): boolean {
@@ -40,6 +45,10 @@ export function moveIfFundedLate(domain: Domain, entry: SubscriptionEntry): void
   if (!spec) return;
   const cutoff = domain.indications.cutoffOf(spec, entry.record.subscriptionDate);
   if (entry.arrivedAt <= cutoff) return;
+  if (domain.faults.on('late-funding-not-moving-date')) {
+    entry.funding = 'on-time';
+    return;
+  }
   const next = domain.indications.datesAfter(spec, entry.record.subscriptionDate, entry.arrivedAt, 1)[0];
   if (next) entry.record.subscriptionDate = next;
 }
@@ -49,7 +58,7 @@ function issue(domain: Domain, entry: SubscriptionEntry): void {
   const spec = domain.indications.get(sub.indicationCode);
   if (!spec) return;
   const holding = buildHolding(spec, {
-    uid: domain.newId(), entityCode: sub.entityCode, cost: String(sub.amount), issueDate: sub.subscriptionDate,
+    uid: sub.holdingUid ?? domain.newId(), entityCode: sub.entityCode, cost: String(sub.amount), issueDate: sub.subscriptionDate,
     status: 'Issued', subscriptionUid: sub.uid,
   });
   domain.holdings.set(holding.uid, holding);

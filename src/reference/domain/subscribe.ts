@@ -20,34 +20,36 @@ export interface SubscribeBody {
 const MILLION = new Decimal(1_000_000);
 
 /** Unknown uid -> 404; a Fixed uid of a past day (rotated) -> 400. */
-export function checkIndicationUid(domain: Domain, uid: string, _faults: Faults): IndicationSpec {
+export function checkIndicationUid(domain: Domain, uid: string, faults: Faults): IndicationSpec {
   const found = domain.indications.lookupUid(uid, domain.clock.now());
   if (found.kind === 'unknown') throw new ApiError(404, 'Indication not found');
-  if (found.kind === 'rotated') throw new ApiError(400, 'Indication is no longer available for subscription.');
+  if (found.kind === 'rotated' && !faults.on('expired-indication-uid-accepted')) throw new ApiError(400, 'Indication is no longer available for subscription.');
   return found.spec;
 }
 
 /** Requested date must be listed (which implies its cut-off is ahead); omitted -> first listed date. */
-export function resolveSubscriptionDate(domain: Domain, spec: IndicationSpec, requested: string | undefined, _faults: Faults): string {
+export function resolveSubscriptionDate(domain: Domain, spec: IndicationSpec, requested: string | undefined, faults: Faults): string {
   const dates = domain.indications.subscriptionDates(spec, domain.clock.now());
   if (requested === undefined) {
-    const first = dates[0];
+    const first = faults.on('default-date-wrong') ? dates[1] : dates[0];
     if (!first) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
     return first;
   }
-  if (!dates.includes(requested)) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
+  if (!dates.includes(requested) && !faults.on('subscription-date-not-validated')) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
   return requested;
 }
 
 /** amount < minimum x 1,000,000 -> 400; equal is accepted. */
-export function checkMinimum(spec: IndicationSpec, amount: Decimal, _faults: Faults): void {
-  if (amount.lessThan(new Decimal(spec.minimum).mul(MILLION))) throw new ApiError(400, 'Amount is below the indication minimum.');
+export function checkMinimum(spec: IndicationSpec, amount: Decimal, faults: Faults): void {
+  const minimum = faults.on('minimum-in-units') ? new Decimal(spec.minimum) : new Decimal(spec.minimum).mul(MILLION);
+  const below = faults.on('minimum-boundary-exclusive') ? amount.lessThanOrEqualTo(minimum) : amount.lessThan(minimum);
+  if (below) throw new ApiError(400, faults.on('minimum-detail-changed') ? 'Amount too small.' : 'Amount is below the indication minimum.');
 }
 
 /** amount > maximum x 1,000,000: 400 when enforced, else accepted for manual review. Returns manualReview. */
-export function checkMaximum(spec: IndicationSpec, amount: Decimal, _faults: Faults): boolean {
+export function checkMaximum(spec: IndicationSpec, amount: Decimal, faults: Faults): boolean {
   if (!amount.greaterThan(new Decimal(spec.maximum).mul(MILLION))) return false;
-  if (spec.enforceMaximum) throw new ApiError(400, 'Amount is above the indication maximum.');
+  if (spec.enforceMaximum && !faults.on('maximum-not-enforced')) throw new ApiError(400, 'Amount is above the indication maximum.');
   return true;
 }
 
@@ -67,7 +69,8 @@ export function subscribe(domain: Domain, body: SubscribeBody, faults: Faults): 
     subscriptionDate: date,
     requestedSubscriptionDate: date,
     status: 'Pending',
-    holdingUid: null,
+    // States rule 1: null until the holding exists (the fault pre-allocates the holding's uid).
+    holdingUid: faults.on('holding-uid-set-early') ? domain.newId() : null,
     manualReview,
     createdAt: domain.nowIso(),
   };

@@ -3,7 +3,9 @@
  * idempotency cache, webhooks. `reset()` rebuilds it from the reference data (same seed -> same state).
  * Routes keep a reference to the Domain object and read its fields per request, so reset is safe.
  */
+import type { Faults } from '../context.js';
 import type { EventType, Extension, Holding, ReferenceData } from '../data/types.js';
+import { NO_FAULTS } from '../faults.js';
 import { EVENT_TYPES } from '../data/types.js';
 import { idSequence } from '../data/prng.js';
 import { CheckpointBook } from './checkpoints.js';
@@ -19,6 +21,8 @@ export interface DomainOptions {
   /** Synthetic events appended after the seeded history at start and on reset. */
   events: number;
   realNow?: () => number;
+  /** The fault switchboard (issue 5) for rules that live in the domain (codec, checkpoints, lifecycle). */
+  faults?: Faults;
 }
 
 export class Domain {
@@ -34,8 +38,10 @@ export class Domain {
   /** user e-mail -> registered webhook URL (never called). */
   webhooks!: Map<string, string>;
   newId!: () => string;
+  readonly faults: Faults;
 
   constructor(readonly data: ReferenceData, private readonly options: DomainOptions) {
+    this.faults = options.faults ?? NO_FAULTS;
     this.reset();
   }
 
@@ -44,13 +50,13 @@ export class Domain {
     this.clock = createClock(this.options.realNow);
     const currency = new Map(this.data.entities.map((e) => [e.code, e.currency]));
     this.store = new EventStore(seed, this.data.entities.map((e) => e.code), (code) => currency.get(code) ?? 'USD');
-    this.codec = new CursorCodec(seed);
+    this.codec = new CursorCodec(seed, this.faults);
     this.indications = new IndicationBook(this.data.indications, this.data.holidays, seed);
     this.holdings = new Map(this.data.holdings.map((h) => [h.holding.uid, structuredClone(h.holding)]));
     this.extensions = new Map(this.data.holdings.map((h) => [h.holding.uid, h.extensions]));
     this.subscriptions = new SubscriptionBook();
     this.newId = idSequence(seed, 'runtime');
-    this.checkpoints = new CheckpointBook(this.newId);
+    this.checkpoints = new CheckpointBook(this.newId, this.faults);
     this.idempotency = new IdempotencyCache();
     this.webhooks = new Map();
     for (const e of this.data.history) this.store.append(e.entityCode, e.eventType, e.fields);

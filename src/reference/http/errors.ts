@@ -4,8 +4,9 @@
  * type, oversized body, bad URL) are 4xx, never 5xx.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../context.js';
-import { toValidationDetail } from './validation.js';
+import { ApiError, type Faults } from '../context.js';
+import { NO_FAULTS } from '../faults.js';
+import { toValidationDetail, type ValidationProblem } from './validation.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -26,13 +27,14 @@ interface MaybeValidation {
 }
 
 /** Status and body for any thrown error. */
-export function errorResponse(err: unknown): { status: number; body: Record<string, unknown> } {
+export function errorResponse(err: unknown, faults: Faults = NO_FAULTS): { status: number; body: Record<string, unknown> } {
   if (err instanceof ApiError) {
     return { status: err.status, body: { detail: err.detail, ...err.extra } };
   }
   const e = err as Partial<FastifyError> & MaybeValidation;
-  if (Array.isArray(e.validation)) {
-    return { status: 422, body: { detail: toValidationDetail(e.validation, e.validationContext) } };
+  if (Array.isArray(e.validation)) return validationResponse(toValidationDetail(e.validation, e.validationContext), faults);
+  if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && faults.on('server-error-on-bad-input')) {
+    return { status: 500, body: { detail: 'Internal Server Error' } };
   }
   const known = e.code ? FRAMEWORK[e.code] : undefined;
   if (known) return { status: known.status, body: { detail: known.detail } };
@@ -41,9 +43,15 @@ export function errorResponse(err: unknown): { status: number; body: Record<stri
   return { status: 500, body: { detail: 'Internal Server Error' } };
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** The ONE place the 422 shape `{detail: [{loc, msg, type}]}` is produced. */
+function validationResponse(detail: ValidationProblem[], faults: Faults): { status: number; body: Record<string, unknown> } {
+  if (faults.on('validation-detail-string')) return { status: 422, body: { detail: detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ') } };
+  return { status: 422, body: { detail } };
+}
+
+export function installErrorHandling(app: FastifyInstance, faults: Faults = NO_FAULTS): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = errorResponse(err);
+    const { status, body } = errorResponse(err, faults);
     if (status >= 500) request.log.error({ err }, 'unhandled error');
     return reply.code(status).send(body);
   });
@@ -51,7 +59,9 @@ export function installErrorHandling(app: FastifyInstance): void {
 }
 
 /** Fastify's `frameworkErrors` option: bad URLs and the like before routing. */
-export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const { status, body } = errorResponse(err);
-  void reply.code(status).send(body);
+export function frameworkErrors(faults: Faults = NO_FAULTS) {
+  return (err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
+    const { status, body } = errorResponse(err, faults);
+    void reply.code(status).send(body);
+  };
 }

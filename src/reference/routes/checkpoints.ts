@@ -6,7 +6,7 @@
  * DELETE /{name} -> {checkpoint: {uid, name}, deleted: true}.
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError, type Principal } from '../context.js';
+import { ApiError, type Principal, type ReferenceContext } from '../context.js';
 import { selectionOf, seqOfCursor } from '../domain/events/query.js';
 import type { Domain } from '../domain/world.js';
 import { begin } from '../http/guard.js';
@@ -19,9 +19,17 @@ interface NameParams { name: string }
 interface PatchBody { expectedCheckpointVersion: string; newCursor: string }
 
 /** The cursor of the newest event the caller may see, or the origin cursor of an empty stream. */
-export function headCursorFor(domain: Domain, p: Principal): string {
+export function headCursorFor(domain: Domain, p: Principal, ctx: ReferenceContext): string {
   const { store, codec } = domain;
-  return codec.encode(store.last(selectionOf(store, p.allowedEntities, null), store.head));
+  const sel = selectionOf(store, p.allowedEntities, null);
+  const newest = store.last(sel, store.head);
+  if (ctx.faults.on('checkpoint-cursor-not-at-end') && newest > 0) return codec.encode(store.last(sel, newest - 1));
+  return codec.encode(newest);
+}
+
+/** Whose checkpoints these are (Endpoints rule 3: scoped to the authenticated API user). */
+export function checkpointOwner(p: Principal, ctx: ReferenceContext): string {
+  return ctx.faults.on('checkpoint-not-user-scoped') ? '*' : p.userEmail;
 }
 
 export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
@@ -30,19 +38,19 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
 
   app.get('/event/checkpoint', async (request) => {
     const p = begin(request, '/event/checkpoint', ctx);
-    return { checkpoints: book().list(p.userEmail) };
+    return { checkpoints: book().list(checkpointOwner(p, ctx)) };
   });
 
   app.put<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request, reply) => {
     const p = begin(request, '/event/checkpoint/{name}', ctx);
-    const r = book().create(p.userEmail, request.params.name, headCursorFor(domain, p), domain.nowIso());
+    const r = book().create(checkpointOwner(p, ctx), request.params.name, headCursorFor(domain, p, ctx), domain.nowIso());
     if (r === 'limit') throw new ApiError(400, 'Checkpoint limit reached for this user.');
-    return reply.code(r.created ? 201 : 200).send(r.checkpoint);
+    return reply.code(r.created && !ctx.faults.on('checkpoint-put-200-on-create') ? 201 : 200).send(r.checkpoint);
   });
 
   app.get<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
     const p = begin(request, '/event/checkpoint/{name}', ctx);
-    const cp = book().get(p.userEmail, request.params.name);
+    const cp = book().get(checkpointOwner(p, ctx), request.params.name);
     if (!cp) throw notFound();
     return { checkpoint: cp };
   });
@@ -63,18 +71,18 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
   }, async (request) => {
     const p = begin(request, '/event/checkpoint/{name}', ctx);
     const { name } = request.params;
-    if (!book().get(p.userEmail, name)) throw notFound();
+    if (!book().get(checkpointOwner(p, ctx), name)) throw notFound();
     seqOfCursor(domain.codec, domain.store, request.body.newCursor);
-    // Compare-and-set in one synchronous call: no await between reading and writing the version.
-    const r = book().compareAndSet(p.userEmail, name, request.body.expectedCheckpointVersion, request.body.newCursor, domain.nowIso());
+    // Compare-and-set: the book checks and writes the version with no await in between.
+    const r = await book().compareAndSet(checkpointOwner(p, ctx), name, request.body.expectedCheckpointVersion, request.body.newCursor, domain.nowIso());
     if (!r) throw notFound();
-    if (!r.ok) throw new ApiError(409, 'Checkpoint version mismatch.', { checkpoint: r.checkpoint });
+    if (!r.ok) throw new ApiError(409, 'Checkpoint version mismatch.', ctx.faults.on('checkpoint-409-without-state') ? {} : { checkpoint: r.checkpoint });
     return { checkpoint: r.checkpoint };
   });
 
   app.delete<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
     const p = begin(request, '/event/checkpoint/{name}', ctx);
-    const cp = book().delete(p.userEmail, request.params.name);
+    const cp = book().delete(checkpointOwner(p, ctx), request.params.name);
     if (!cp) throw notFound();
     return { checkpoint: { uid: cp.uid, name: cp.name }, deleted: true };
   });

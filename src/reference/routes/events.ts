@@ -3,7 +3,9 @@
  * event_type, start_cursor (exclusive), end_cursor (inclusive fence), limit 1..1000 (default 1000).
  */
 import type { FastifyInstance } from 'fastify';
+import type { Principal, ReferenceContext } from '../context.js';
 import { EVENT_TYPES, type EventType } from '../data/types.js';
+import type { Domain } from '../domain/world.js';
 import { queryEvents } from '../domain/events/query.js';
 import { allowEntity, begin } from '../http/guard.js';
 import { CODE_SCHEMA, type RouteDeps } from './deps.js';
@@ -17,6 +19,15 @@ interface EventQueryString {
   end_cursor?: string;
   entity_code?: string;
   event_type?: EventType;
+}
+
+/** The entities whose events the caller sees: the allow-list, narrowed by entity_code (403 if not on it). */
+export function visibleEntities(p: Principal, entityCode: string | undefined, ctx: ReferenceContext, domain: Domain): readonly string[] {
+  if (entityCode !== undefined) {
+    allowEntity(p, entityCode, ctx);
+    return [entityCode];
+  }
+  return ctx.faults.on('event-stream-leaks-entities') ? domain.entityCodes() : p.allowedEntities;
 }
 
 export function registerEventRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
@@ -37,17 +48,12 @@ export function registerEventRoutes(app: FastifyInstance, { ctx, domain }: Route
   }, async (request) => {
     const p = begin(request, '/event', ctx);
     const q = request.query;
-    let entityCodes = p.allowedEntities;
-    if (q.entity_code !== undefined) {
-      allowEntity(p, q.entity_code, ctx);
-      entityCodes = [q.entity_code];
-    }
     return queryEvents(domain.store, domain.codec, {
-      entityCodes,
+      entityCodes: visibleEntities(p, q.entity_code, ctx, domain),
       eventType: q.event_type ?? null,
       startCursor: q.start_cursor ?? null,
       endCursor: q.end_cursor ?? null,
       limit: q.limit,
-    });
+    }, ctx.faults);
   });
 }

@@ -3,7 +3,7 @@
  * "Holding not found", also for a holding of another entity); .../extension -> Extension[].
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../context.js';
+import { ApiError, type Faults } from '../context.js';
 import type { Holding } from '../data/types.js';
 import { allowEntity, begin } from '../http/guard.js';
 import { CODE_SCHEMA, UID_SCHEMA, type RouteDeps } from './deps.js';
@@ -18,27 +18,42 @@ const HOLDING_PARAMS = {
   type: 'object', properties: { entity_code: CODE_SCHEMA, holding_uid: UID_SCHEMA }, required: ['entity_code', 'holding_uid'],
 } as const;
 
+/** A Holding as the API shows it (Resources / Holding): the one place its wire shape is decided. */
+export function holdingView(h: Holding, faults: Faults): Record<string, unknown> {
+  const view: Record<string, unknown> = { ...h };
+  if (faults.on('holding-number-as-string')) view.cost = String(h.cost);
+  if (faults.on('holding-missing-cell-code')) delete view.cellCode;
+  if (faults.on('holding-status-lowercase')) view.status = h.status.toLowerCase();
+  if (faults.on('holding-date-with-time')) view.issueDate = `${h.issueDate}T00:00:00Z`;
+  return view;
+}
+
 export function registerHoldingRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
-  const holdingOf = (entityCode: string, uid: string): Holding => {
+  /** The holding of that entity; an unknown uid (or one of another entity) is 404. */
+  const holdingOf = (entityCode: string, uid: string): Holding | null => {
     const h = domain.holdings.get(uid);
-    if (!h || h.entityCode !== entityCode) throw new ApiError(404, 'Holding not found');
+    if (!h || h.entityCode !== entityCode) {
+      if (ctx.faults.on('unknown-resource-200-null')) return null;
+      throw new ApiError(404, 'Holding not found');
+    }
     return h;
   };
 
   app.get<{ Params: Pick<Params, 'entity_code'> }>('/holding/:entity_code', { attachValidation: true, schema: { params: ENTITY_PARAMS } }, async (request) => {
     const p = begin(request, '/holding/{entity_code}', ctx);
     allowEntity(p, request.params.entity_code, ctx);
-    return domain.holdingsOf(request.params.entity_code);
+    return domain.holdingsOf(request.params.entity_code).map((h) => holdingView(h, ctx.faults));
   });
   app.get<{ Params: Params }>('/holding/:entity_code/:holding_uid', { attachValidation: true, schema: { params: HOLDING_PARAMS } }, async (request) => {
     const p = begin(request, '/holding/{entity_code}/{holding_uid}', ctx);
     allowEntity(p, request.params.entity_code, ctx);
-    return holdingOf(request.params.entity_code, request.params.holding_uid);
+    const h = holdingOf(request.params.entity_code, request.params.holding_uid);
+    return h === null ? null : holdingView(h, ctx.faults);
   });
   app.get<{ Params: Params }>('/holding/:entity_code/:holding_uid/extension', { attachValidation: true, schema: { params: HOLDING_PARAMS } }, async (request) => {
     const p = begin(request, '/holding/{entity_code}/{holding_uid}/extension', ctx);
     allowEntity(p, request.params.entity_code, ctx);
     const h = holdingOf(request.params.entity_code, request.params.holding_uid);
-    return domain.extensions.get(h.uid) ?? [];
+    return h === null ? null : (domain.extensions.get(h.uid) ?? []);
   });
 }

@@ -7,13 +7,15 @@
  * replayed exactly, rejections included. From cache lookup to cache store the handler never awaits, so
  * concurrent retries with one key create exactly one subscription.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../context.js';
+import { ApiError, type Faults, type Principal } from '../context.js';
 import { subscribe, type SubscribeBody } from '../domain/subscribe.js';
 import type { CachedResponse } from '../domain/idempotency.js';
 import { errorResponse } from '../http/errors.js';
 import { allowEndpoint, allowEntity, begin } from '../http/guard.js';
 import { compileBodySchema, RequestValidationError } from '../http/validation.js';
+import type { Domain } from '../domain/world.js';
 import { CODE_SCHEMA, type RouteDeps } from './deps.js';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -29,26 +31,47 @@ const validateBody = compileBodySchema({
   },
 });
 
-function idempotencyKey(raw: string | string[] | undefined): string {
+/** The request's key; null only under the fault idempotency-key-optional (then nothing is cached). */
+function idempotencyKey(raw: string | string[] | undefined, faults: Faults): string | null {
   const key = Array.isArray(raw) ? raw[0] : raw;
-  if (key === undefined || key.trim() === '') throw new ApiError(400, 'Idempotency-Key header is required.');
+  if (key === undefined || key.trim() === '') {
+    if (faults.on('idempotency-key-optional')) return null;
+    throw new ApiError(400, 'Idempotency-Key header is required.');
+  }
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw new ApiError(400, `Idempotency-Key header must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
   }
   return key;
 }
 
+/** The cached response to replay for (user, key), exactly as first answered. */
+function replayOf(domain: Domain, p: Principal, key: string | null, faults: Faults): CachedResponse | undefined {
+  if (key === null || faults.on('idempotency-no-replay')) return undefined;
+  const cached = domain.idempotency.get(p.userEmail, key);
+  if (cached && faults.on('idempotency-replay-status-lost')) return { status: 200, body: cached.body };
+  return cached;
+}
+
+/** Every outcome from the schema check on is cached, rejections included. */
+function remember(domain: Domain, p: Principal, key: string | null, outcome: CachedResponse, faults: Faults): void {
+  if (key === null) return;
+  if (outcome.status !== 200 && faults.on('idempotency-rejections-not-cached')) return;
+  domain.idempotency.set(p.userEmail, key, outcome);
+}
+
 export function registerSubscriptionRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
   app.post('/subscribe', {
     // Key presence before the body is parsed (order: permission -> key -> replay -> validation).
     preParsing: async (request) => {
-      idempotencyKey(request.headers['idempotency-key']);
+      idempotencyKey(request.headers['idempotency-key'], ctx.faults);
     },
   }, async (request, reply) => {
     const p = allowEndpoint(request, '/subscribe', ctx);
-    const key = idempotencyKey(request.headers['idempotency-key']);
-    const cached = domain.idempotency.get(p.userEmail, key);
+    const key = idempotencyKey(request.headers['idempotency-key'], ctx.faults);
+    const cached = replayOf(domain, p, key, ctx.faults);
     if (cached) return reply.code(cached.status).header('idempotent-replayed', 'true').send(cached.body);
+    // Clean: no await from the lookup above to the store below. The fault opens a gap for concurrent retries.
+    if (ctx.faults.on('idempotency-concurrent-duplicates')) await sleep(50);
     let outcome: CachedResponse;
     try {
       const body = request.body;
@@ -57,11 +80,11 @@ export function registerSubscriptionRoutes(app: FastifyInstance, { ctx, domain }
       allowEntity(p, sb.entityCode, ctx);
       outcome = { status: 200, body: structuredClone(subscribe(domain, sb, ctx.faults)) };
     } catch (err) {
-      const r = errorResponse(err);
+      const r = errorResponse(err, ctx.faults);
       if (r.status >= 500) throw err;
       outcome = r;
     }
-    domain.idempotency.set(p.userEmail, key, outcome);
+    remember(domain, p, key, outcome, ctx.faults);
     return reply.code(outcome.status).send(outcome.body);
   });
 

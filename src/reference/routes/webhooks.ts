@@ -26,6 +26,6 @@ export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: Rou
     const p = begin(request, '/webhook', ctx);
     const url = domain.webhooks.get(p.userEmail) ?? null;
     domain.webhooks.delete(p.userEmail);
-    return { email: p.userEmail, url };
+    return ctx.faults.on('webhook-delete-shape-wrong') ? { deleted: true } : { email: p.userEmail, url };
   });
 }

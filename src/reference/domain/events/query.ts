@@ -3,7 +3,7 @@
  * head of the caller's (filtered) stream at request time or the fence, exact totalCount, hasNextPage true
  * exactly when more matching events exist up to the fence.
  */
-import { ApiError } from '../../context.js';
+import { ApiError, type Faults } from '../../context.js';
 import { EVENT_TYPES, type EventType } from '../../data/types.js';
 import type { CursorCodec } from './cursor.js';
 import type { EventStore, Selection } from './store.js';
@@ -47,42 +47,77 @@ export function seqOfCursor(codec: CursorCodec, store: EventStore, cursor: strin
   return seq;
 }
 
-export function materialise(store: EventStore, codec: CursorCodec, seq: number): Record<string, unknown> {
-  return {
+/** Decimal-string fields of events (Resources / Conventions: money and rates are decimal strings). */
+const DECIMAL_FIELDS = new Set([
+  'amount', 'cost', 'newCost', 'maturityValue', 'previousMaturityValue', 'yield', 'fromAmount', 'toAmount', 'fxRate',
+]);
+
+/** One event as the API shows it: the common fields, then the kind's fields (schema faults live here). */
+export function materialise(store: EventStore, codec: CursorCodec, seq: number, faults: Faults): Record<string, unknown> {
+  const event: Record<string, unknown> = {
     uid: store.uidAt(seq),
     cursor: codec.encode(seq),
     entityCode: store.entityCodeAt(seq),
     eventType: store.typeAt(seq),
     ...store.fieldsAt(seq),
   };
+  if (faults.on('unknown-event-type') && event.eventType === 'SUBSCRIBED') event.eventType = 'SUBSCRIPTION_CREATED';
+  if (faults.on('finalized-false') && event.eventType === 'FINALIZED') event.finalized = false;
+  if (faults.on('event-money-as-number')) {
+    for (const k of Object.keys(event)) if (DECIMAL_FIELDS.has(k) && typeof event[k] === 'string') event[k] = Number(event[k]);
+  }
+  return event;
 }
 
-export function queryEvents(store: EventStore, codec: CursorCodec, q: EventQuery): EventsPage {
-  const sel = selectionOf(store, q.entityCodes, q.eventType);
-  const after = q.startCursor === null ? 0 : seqOfCursor(codec, store, q.startCursor);
-  let fence: number;
-  let endCursor: string | null;
-  if (q.endCursor !== null) {
-    fence = seqOfCursor(codec, store, q.endCursor);
-    endCursor = q.endCursor;
-  } else {
-    fence = store.head;
-    const last = store.last(sel, fence);
-    endCursor = last === 0 ? null : codec.encode(last);
+/** The sequence after which the page starts: start_cursor is exclusive. */
+function startAfter(store: EventStore, codec: CursorCodec, sel: Selection, q: EventQuery, faults: Faults): number {
+  if (q.startCursor === null) return 0;
+  const seq = seqOfCursor(codec, store, q.startCursor);
+  if (faults.on('start-cursor-inclusive')) return Math.max(0, seq - 1);
+  // Skips the first event after the cursor: one event lost between pages.
+  if (faults.on('paging-gap')) return store.range(sel, seq, store.head, 1)[0] ?? seq;
+  return seq;
+}
+
+/** The inclusive fence (end_cursor) and the endCursor to report: the fence, or the head of the filtered stream. */
+function fenceOf(store: EventStore, codec: CursorCodec, sel: Selection, q: EventQuery, faults: Faults): { fence: number; endCursor: string | null } {
+  if (q.endCursor !== null && !faults.on('fence-ignored')) {
+    const seq = seqOfCursor(codec, store, q.endCursor);
+    return { fence: faults.on('fence-exclusive') ? seq - 1 : seq, endCursor: q.endCursor };
   }
-  const seqs = store.range(sel, after, fence, q.limit);
+  const last = store.last(sel, store.head);
+  if (last === 0) return { fence: store.head, endCursor: null };
+  // A stable fence is the cursor of the head event; the fault hands out a token that means "whatever the head is then".
+  return { fence: store.head, endCursor: faults.on('end-cursor-moving') ? codec.movingHead() : codec.encode(last) };
+}
+
+/** More matching events exist beyond this page (up to the fence). */
+function hasNextPage(total: number, onPage: number, limit: number, faults: Faults): boolean {
+  if (faults.on('has-next-page-false-early')) return total - onPage > limit;
+  if (faults.on('has-next-page-true-at-end')) return onPage >= limit || total > onPage;
+  return total > onPage;
+}
+
+export function queryEvents(store: EventStore, codec: CursorCodec, q: EventQuery, faults: Faults): EventsPage {
+  const sel = selectionOf(store, q.entityCodes, q.eventType);
+  const after = startAfter(store, codec, sel, q, faults);
+  const { fence, endCursor } = fenceOf(store, codec, sel, q, faults);
+  const seqs = store.range(sel, after, fence, faults.on('page-limit-exceeded') ? q.limit + 1 : q.limit);
   const total = store.count(sel, after, fence);
   const first = seqs[0];
-  const lastOnPage = seqs[seqs.length - 1];
+  // paging-overlap: the page's end cursor is its second-to-last event, so the next page repeats the last one.
+  const lastOnPage = faults.on('paging-overlap') && seqs.length > 1 ? seqs[seqs.length - 2] : seqs[seqs.length - 1];
+  const pageEndCursor = lastOnPage === undefined ? null : codec.encode(lastOnPage);
+  const shown = faults.on('events-out-of-order') ? [...seqs].reverse() : seqs;
   return {
-    events: seqs.map((s) => materialise(store, codec, s)),
+    events: shown.map((s) => materialise(store, codec, s, faults)),
     pageInfo: {
-      hasNextPage: total > seqs.length,
+      hasNextPage: hasNextPage(total, seqs.length, q.limit, faults),
       limit: q.limit,
-      endCursor,
-      pageEndCursor: lastOnPage === undefined ? null : codec.encode(lastOnPage),
+      endCursor: faults.on('end-cursor-is-page-end') ? pageEndCursor : endCursor,
+      pageEndCursor,
       startCursor: first === undefined ? null : codec.encode(first),
-      totalCount: total,
+      totalCount: faults.on('total-count-page-only') ? seqs.length : total,
     },
   };
 }

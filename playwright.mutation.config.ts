@@ -1,0 +1,33 @@
+/**
+ * Mutation matrix configuration (issue 5): the base conformance config with one project per run — `clean`
+ * (the reference as is) and one per injected fault (`metadata.fault`, read by the worker fixture in
+ * specs/fixtures.ts). The projects and the tests each one runs come from the plan file named by
+ * FTF_MUTATION_PLAN (written by src/selftest/mutation.ts); without it: clean + every sandbox fault, full suite.
+ * Reporters: only Playwright's JSON report (parsed by the runner) and a dot line for progress.
+ */
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import base from './playwright.config.js';
+import { readPlan, titlesPattern, MATCH_NOTHING, type PlanProject } from './src/selftest/plan.js';
+
+const plan = readPlan();
+
+function project(p: PlanProject): NonNullable<PlaywrightTestConfig['projects']>[number] {
+  return {
+    name: p.name,
+    metadata: { fault: p.fault ?? undefined },
+    // A fault's few tests run in one worker (projects run in parallel instead): fewer worker starts.
+    fullyParallel: p.fault === null,
+    ...(p.only ? { grep: p.only.length > 0 ? titlesPattern(p.only) : MATCH_NOTHING } : {}),
+    ...(p.except && p.except.length > 0 ? { grepInvert: titlesPattern(p.except) } : {}),
+  };
+}
+
+export default defineConfig({
+  ...base,
+  outputDir: plan.outputDir,
+  // Failures are expected under faults: no retries, no early stop.
+  retries: 0,
+  maxFailures: 0,
+  reporter: [['dot'], ['json', { outputFile: plan.reportFile }]],
+  projects: plan.projects.map(project),
+});

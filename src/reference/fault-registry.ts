@@ -1,0 +1,107 @@
+/**
+ * The catalogue of injectable faults (issue 5): data only. Each fault is ONE deviation from one rule of the
+ * spec, switched on at the one place that rule lives (`faults.on(name)`); `clauses` are the ids of
+ * /work/shared/spec/clauses.yaml it breaks, so the mutation matrix can tell "killed for the right reason"
+ * (a failing scenario covers one of them) from "killed incidentally".
+ *
+ * `profile`: the kind of target on which the deviation is observable. Almost all are observable on the
+ * sandbox; `production` faults only change a production-mode server and need a production profile to die.
+ */
+export type FaultFamily =
+  | 'token' | 'permissions' | 'idempotency' | 'checkpoints' | 'paging' | 'amounts' | 'lifecycle' | 'schema' | 'others';
+
+export interface FaultInfo {
+  name: string;
+  description: string;
+  clauses: readonly string[];
+  family: FaultFamily;
+  profile: 'sandbox' | 'production';
+}
+
+type Row = [name: string, family: FaultFamily, clauses: string[], description: string, profile?: 'production'];
+
+const ROWS: Row[] = [
+  // ---- token placement and grants (src/reference/auth) ----
+  ['token-also-under-base-url', 'token', ['AUTH-TOKEN-ROOT'], 'the token endpoint also answers at {base_url}/oauth/token instead of 404'],
+  ['token-only-under-base-url', 'token', ['AUTH-TOKEN-ROOT'], 'the token endpoint moved under {base_url}/oauth/token; {auth_url}/oauth/token is 404'],
+  ['client-auth-ignored', 'token', ['AUTH-TOKEN-REQUEST'], 'a known client_id gets a token with any client secret'],
+  ['token-no-expires-in', 'token', ['AUTH-TOKEN-RESPONSE'], 'the token response has no expires_in'],
+  ['token-expires-in-string', 'schema', ['AUTH-TOKEN-RESPONSE'], 'expires_in is a string ("28800"), not a number of seconds'],
+  ['expired-token-accepted', 'token', ['AUTH-BEARER'], 'an access token past its expires_in is still accepted'],
+  ['refresh-token-not-rotated', 'token', ['AUTH-REFRESH-ROTATION'], 'the refresh_token grant returns the presented refresh token again (no rotation)'],
+  ['redirect-uri-not-checked', 'token', ['AUTH-CODE-REDIRECT'], 'the code exchange accepts a redirect_uri other than the one used to obtain the code'],
+  ['pkce-not-checked', 'token', ['AUTH-CODE-PKCE'], 'the code exchange accepts a missing or wrong code_verifier'],
+  ['client-credentials-refresh-token', 'token', ['AUTH-CLIENT-CREDENTIALS'], 'client_credentials also issues a refresh token'],
+  ['api-key-refused-in-sandbox', 'token', ['AUTH-API-KEY'], 'the sandbox refuses API keys (401), as if it were production'],
+  ['api-key-accepted-in-production', 'token', ['AUTH-API-KEY'], 'production accepts sandbox-style API keys instead of requiring OAuth', 'production'],
+  ['unauthorized-body-not-detail', 'schema', ['AUTH-BEARER', 'RES-ERROR-BODY'], '401 bodies are {"error": ...} instead of {"detail": string}'],
+  // ---- permissions ----
+  ['entity-403-as-200', 'permissions', ['AUTH-ENTITY-403'], 'an entity not on the allow-list is served (200) instead of 403'],
+  ['entity-403-as-404', 'permissions', ['AUTH-ENTITY-403'], 'an entity not on the allow-list answers 404 "Entity not found" instead of 403'],
+  ['entity-403-detail-changed', 'permissions', ['AUTH-ENTITY-403'], 'the entity 403 says "Forbidden" instead of "Not authorised for this entity"'],
+  ['readonly-client-can-write', 'permissions', ['AUTH-ENDPOINT-403'], 'a read-only client may call write endpoints'],
+  ['event-stream-leaks-entities', 'permissions', ['AUTH-EVENT-SCOPE'], 'GET /event without entity_code returns events of every entity, not only the allow-list'],
+  // ---- idempotency (POST /subscribe) ----
+  ['idempotency-key-optional', 'idempotency', ['EP-SUBSCRIBE-IDEMPOTENCY-KEY'], 'POST /subscribe without Idempotency-Key is processed instead of 400'],
+  ['idempotency-no-replay', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'a retry with a used key is processed again (a new subscription each time)'],
+  ['idempotency-rejections-not-cached', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'only successes are cached: a retry of a rejected request is processed again'],
+  ['idempotency-replay-status-lost', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'a replay always answers 200 (a cached 400 comes back as 200 with its body)'],
+  ['idempotency-concurrent-duplicates', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'an await between cache lookup and store: concurrent retries with one key create several subscriptions'],
+  // ---- checkpoints ----
+  ['checkpoint-no-version-check', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'PATCH ignores expectedCheckpointVersion (a stale version wins)'],
+  ['checkpoint-cas-not-atomic', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'an await between version check and write: several concurrent PATCHes with one version all get 200'],
+  ['checkpoint-409-without-state', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'the 409 body carries only detail, not the current checkpoint'],
+  ['checkpoint-put-200-on-create', 'checkpoints', ['EP-CHECKPOINT-CREATE'], 'first creation by PUT answers 200 instead of 201'],
+  ['checkpoint-cursor-not-at-end', 'checkpoints', ['EP-CHECKPOINT-CREATE'], 'a new checkpoint points at the event before the newest one (off by one)'],
+  ['checkpoint-not-user-scoped', 'checkpoints', ['EP-CHECKPOINT-SCOPE'], 'checkpoints are shared by every user'],
+  ['checkpoint-version-unchanged', 'checkpoints', ['EP-CHECKPOINT-CYCLE'], 'a successful PATCH keeps the old checkpointVersion'],
+  ['checkpoint-version-prefix-missing', 'schema', ['RES-CHECKPOINT'], 'checkpointVersion lacks the "ec1." prefix'],
+  // ---- paging (GET /event) ----
+  ['paging-overlap', 'paging', ['EP-EVENT-PAGING'], 'pageEndCursor is the second-to-last event of the page: the next page repeats the last event'],
+  ['paging-gap', 'paging', ['EP-EVENT-PAGING', 'EVS-ORDER'], 'start_cursor skips the first event after it: one event is lost between pages'],
+  ['start-cursor-inclusive', 'paging', ['EP-EVENT-PAGING', 'EVS-ORDER'], 'start_cursor is inclusive: the event of the cursor is returned again'],
+  ['fence-ignored', 'paging', ['EP-EVENT-FENCE'], 'end_cursor is ignored: paging runs past the fence to the head'],
+  ['fence-exclusive', 'paging', ['EP-EVENT-FENCE'], 'end_cursor is exclusive: the fence event itself is not returned'],
+  ['end-cursor-is-page-end', 'paging', ['EP-EVENT-FENCE'], 'pageInfo.endCursor is the last event of the page, not the head of the stream'],
+  ['end-cursor-moving', 'paging', ['EP-EVENT-FENCE'], 'pageInfo.endCursor is a symbolic "head" cursor: used later as end_cursor, the fence has moved to the new head'],
+  ['has-next-page-false-early', 'paging', ['EP-EVENT-PAGING'], 'hasNextPage is false when the remaining events fit in one more page'],
+  ['has-next-page-true-at-end', 'paging', ['EP-EVENT-PAGING'], 'hasNextPage is true whenever the page is full, also when nothing follows'],
+  ['total-count-page-only', 'paging', ['EP-EVENT-TOTAL'], 'totalCount counts the events of the page, not of the whole range'],
+  ['events-out-of-order', 'paging', ['EP-EVENT-PAGING', 'EVS-ORDER'], 'the events of a page come newest first'],
+  ['page-limit-exceeded', 'paging', ['EP-EVENT-PAGE-LIMIT'], 'a page holds limit + 1 events'],
+  // ---- amounts and dates (POST /subscribe) ----
+  ['minimum-in-units', 'amounts', ['ERR-AMOUNT-MIN'], 'the minimum is compared in currency units, not millions (amount 1 is accepted)'],
+  ['minimum-boundary-exclusive', 'amounts', ['ERR-AMOUNT-MIN'], 'an amount equal to minimum x 1,000,000 is refused'],
+  ['minimum-detail-changed', 'amounts', ['ERR-AMOUNT-MIN'], 'below-minimum detail says "Amount too small." instead of the spec text'],
+  ['maximum-not-enforced', 'amounts', ['ERR-AMOUNT-MAX'], 'an indication with enforceMaximum accepts amounts above the maximum (manual review)'],
+  ['subscription-date-not-validated', 'amounts', ['ERR-SUBSCRIPTION-DATE'], 'any well-formed subscriptionDate is accepted, listed or not'],
+  ['expired-indication-uid-accepted', 'amounts', ['ERR-INDICATION-UID'], "yesterday's (rotated) uid of a Fixed indication is accepted"],
+  // ---- lifecycle ----
+  ['issued-at-request-time', 'lifecycle', ['ST-ISSUE-AFTER-CUTOFF'], 'a subscription is issued at the next request instead of after its cut-off'],
+  ['holding-uid-set-early', 'lifecycle', ['ST-HOLDING-AFTER-SUBSCRIPTION', 'EP-SUBSCRIPTION-LIST'], 'holdingUid is set when the subscription is created, before the holding exists'],
+  ['late-funding-not-moving-date', 'lifecycle', ['ST-LATE-FUNDING'], 'late funding is treated as on time: issued on the original date'],
+  ['default-date-wrong', 'lifecycle', ['ST-DEFAULT-DATE'], 'an omitted subscriptionDate defaults to the second available date, not today'],
+  // ---- schema of responses ----
+  ['event-money-as-number', 'schema', ['RES-DECIMAL'], 'event money and rate fields are JSON numbers, not decimal strings'],
+  ['holding-number-as-string', 'schema', ['RES-NUMBER', 'RES-HOLDING'], 'Holding.cost is a string, not a number'],
+  ['holding-missing-cell-code', 'schema', ['RES-HOLDING'], 'Holding lacks the required cellCode'],
+  ['holding-status-lowercase', 'schema', ['RES-HOLDING-STATUS', 'RES-HOLDING'], 'Holding.status is lower case ("issued")'],
+  ['holding-date-with-time', 'schema', ['RES-DATE', 'RES-HOLDING'], 'Holding.issueDate carries a time ("2026-03-02T00:00:00Z")'],
+  ['event-cursor-prefix-missing', 'schema', ['RES-EVENT-COMMON', 'RES-CHECKPOINT'], 'event cursors lack the "ev1." prefix'],
+  ['validation-detail-string', 'schema', ['RES-VALIDATION-ERROR', 'ERR-VALIDATION-422'], '422 bodies carry detail as a string, not [{loc, msg, type}]'],
+  ['unknown-event-type', 'schema', ['RES-EVENT-TYPE'], 'SUBSCRIBED events are sent as eventType "SUBSCRIPTION_CREATED"'],
+  ['finalized-false', 'schema', ['RES-EVENT-FINALIZED'], 'FINALIZED events carry finalized: false'],
+  // ---- others ----
+  ['health-body-wrong', 'others', ['RES-HEALTH'], 'GET /health answers {"ok": true} instead of {status}'],
+  ['webhook-delete-shape-wrong', 'others', ['RES-WEBHOOK-DELETE', 'EP-WEBHOOK'], 'DELETE /webhook answers {"deleted": true} without email'],
+  ['server-error-on-bad-input', 'others', ['ERR-NO-SERVER-ERROR'], 'a malformed JSON body answers 500 instead of 400'],
+  ['unknown-resource-200-null', 'others', ['ERR-NOT-FOUND', 'EP-HOLDING-GET'], 'an unknown holding uid answers 200 null instead of 404'],
+];
+
+export const FAULTS: readonly FaultInfo[] = Object.freeze(
+  ROWS.map(([name, family, clauses, description, profile]) => Object.freeze({ name, family, clauses: Object.freeze(clauses), description, profile: profile ?? 'sandbox' })),
+);
+
+export function faultInfo(name: string): FaultInfo | undefined {
+  return FAULTS.find((f) => f.name === name);
+}

@@ -1,0 +1,118 @@
+/**
+ * runMutationMatrix(options): lists the suite (test titles + clause annotations), runs the clean reference and
+ * every selected fault as Playwright projects of one invocation (targeted at the scenarios covering the
+ * fault's clauses), runs the rest of the suite for faults not killed yet, and reduces it all to verdicts.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { FaultInfo } from '../reference/faults.js';
+import { FtfError } from '../shared/errors.js';
+import { formatMatrix, writeJsonReport, writeMarkdown, type RunFacts } from './output.js';
+import { CLEAN_PROJECT, type PlanProject } from './plan.js';
+import { listSuite, runPlan } from './playwright-run.js';
+import { globalErrors, testsOf, type TestRecord } from './pw-report.js';
+import { selectFaults, type Subset } from './subsets.js';
+import { cleanResult, faultResult, matrixOk, type FaultResult, type MutationReport } from './verdict.js';
+
+export interface MutationOptions {
+  /** Only these faults (names). */
+  faults?: string[];
+  /** `ci`: the fixed CI subset. Ignored when `faults` is given. */
+  subset?: Subset;
+  /** Playwright workers; default: available cores. */
+  workers?: number;
+  /** Every fault runs the whole suite (no targeting). */
+  full?: boolean;
+  /** Repository root (default: cwd). */
+  cwd?: string;
+  /** Default: reports/mutation.json. */
+  jsonFile?: string;
+  /** Playwright's console output of the runs; default reports/mutation-playwright.log. */
+  logFile?: string;
+  /** Write docs/mutation.md (default: only when every fault ran). */
+  writeDocs?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface MutationResult {
+  report: MutationReport;
+  /** Clean run without failures and every fault killed. */
+  ok: boolean;
+  wallMs: number;
+  matrix: string;
+}
+
+/** Titles of the listed tests covering any of `clauses`. */
+function coveringTitles(catalogue: readonly TestRecord[], clauses: readonly string[]): string[] {
+  const wanted = new Set(clauses);
+  return [...new Set(catalogue.filter((t) => t.clauses.some((c) => wanted.has(c))).map((t) => t.title))];
+}
+
+function byProject(records: readonly TestRecord[]): Map<string, TestRecord[]> {
+  const m = new Map<string, TestRecord[]>();
+  for (const r of records) m.set(r.project, [...(m.get(r.project) ?? []), r]);
+  return m;
+}
+
+function assertUsable(errors: string[], what: string): void {
+  if (errors.length > 0) {
+    throw new FtfError('FTF_E_MUTATION_RUN_BROKEN', `${what} reported errors outside tests: ${errors[0]?.split('\n')[0] ?? ''}`, {
+      hint: 'fix the suite first (`npx playwright test --list` shows the error); a broken run proves nothing about faults',
+    });
+  }
+}
+
+export async function runMutationMatrix(options: MutationOptions = {}): Promise<MutationResult> {
+  const started = Date.now();
+  const log = options.log ?? ((line: string) => console.log(line));
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const workers = options.workers ?? availableParallelism();
+  const selected = selectFaults(options);
+  const runnable = selected.filter((f) => f.profile === 'sandbox');
+  const notRunnable = selected.filter((f) => f.profile !== 'sandbox').map((f) => f.name);
+  const workDir = mkdtempSync(join(tmpdir(), 'ftf-mutation-'));
+  const logFile = resolve(cwd, options.logFile ?? 'reports/mutation-playwright.log');
+  mkdirSync(dirname(logFile), { recursive: true });
+  writeFileSync(logFile, '');
+  try {
+    const listing = await listSuite(cwd, workDir);
+    assertUsable(globalErrors(listing), 'listing the suite');
+    const catalogue = testsOf(listing);
+    log(`mutation: ${catalogue.length} tests, ${runnable.length} faults to run (${options.full ? 'full' : 'targeted'}), ${workers} worker(s); Playwright output: ${logFile}`);
+
+    const firstTitles = new Map<string, string[] | undefined>(runnable.map((f) => [f.name, options.full ? undefined : coveringTitles(catalogue, f.clauses)]));
+    const pass1: PlanProject[] = [{ name: CLEAN_PROJECT, fault: null }];
+    for (const f of runnable) {
+      const only = firstTitles.get(f.name);
+      if (only === undefined || only.length > 0) pass1.push({ name: f.name, fault: f.name, ...(only ? { only } : {}) });
+    }
+    log(`mutation: first pass, ${pass1.length} projects (clean + faults on the scenarios of their clauses)`);
+    const first = await runPlan({ projects: pass1 }, { cwd, workDir, workers, label: 'pass1', logFile });
+    assertUsable(globalErrors(first), 'the first pass');
+    const records = byProject(testsOf(first));
+
+    // Second pass (targeted mode): faults not killed by their own scenarios run the rest of the suite.
+    const pending = options.full ? [] : runnable.filter((f) => faultResult(f.name, f.clauses, records.get(f.name) ?? []).verdict !== 'killed');
+    if (pending.length > 0) {
+      log(`mutation: second pass for ${pending.length} fault(s) not killed by the scenarios of their clauses`);
+      const pass2 = pending.map((f): PlanProject => ({ name: f.name, fault: f.name, except: firstTitles.get(f.name) ?? [] }));
+      const second = await runPlan({ projects: pass2 }, { cwd, workDir, workers, label: 'pass2', logFile });
+      assertUsable(globalErrors(second), 'the second pass');
+      for (const [project, recs] of byProject(testsOf(second))) records.set(project, [...(records.get(project) ?? []), ...recs]);
+    }
+
+    const broken = [...records.values()].flat().filter((r) => r.outcome === 'broken');
+    if (broken.length > 0) log(`mutation: warning: ${broken.length} test(s) could not run (was the suite edited during the run?); they count for no fault`);
+    const faults: FaultResult[] = selected.map((f: FaultInfo) => faultResult(f.name, f.clauses, records.get(f.name) ?? []));
+    const report: MutationReport = { clean: cleanResult(records.get(CLEAN_PROJECT) ?? []), faults };
+    const facts: RunFacts = { wallMs: Date.now() - started, workers, mode: options.full ? 'full' : 'targeted', notRunnable, generatedAt: new Date().toISOString() };
+    const matrix = formatMatrix(report, facts);
+    writeJsonReport(resolve(cwd, options.jsonFile ?? 'reports/mutation.json'), report);
+    const everyFault = !options.faults?.length && (options.subset ?? 'all') === 'all';
+    if (options.writeDocs ?? everyFault) writeMarkdown(resolve(cwd, 'docs/mutation.md'), report, facts);
+    return { report, ok: matrixOk(report), wallMs: facts.wallMs, matrix };
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}

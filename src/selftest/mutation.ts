@@ -1,0 +1,75 @@
+/**
+ * npm run mutation [-- --faults a,b,c | --subset ci] [--workers N] [--full] [--write-docs]
+ *
+ * The mutation matrix (issue 5): the conformance suite against the clean reference and against every injected
+ * fault; prints fault -> failing scenarios -> verdict, writes reports/mutation.json and docs/mutation.md.
+ * Exit 0 only when the clean run has no failure and every fault is killed for the right reason; 1 otherwise;
+ * 2 for bad flags. The library entry point is runMutationMatrix (the CLI's `selftest` command calls it).
+ */
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { FtfError } from '../shared/errors.js';
+import { runMutationMatrix, type MutationOptions } from './matrix.js';
+
+export { runMutationMatrix, type MutationOptions, type MutationResult } from './matrix.js';
+export type { MutationReport, FaultResult, Verdict } from './verdict.js';
+export { CI_SUBSET } from './subsets.js';
+
+export const USAGE = 'usage: npm run mutation -- [--faults a,b,c | --subset ci|all] [--workers N] [--full] [--write-docs]';
+
+export class MutationUsageError extends Error {}
+
+export function parseMutationArgs(argv: string[]): MutationOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        faults: { type: 'string' }, subset: { type: 'string' }, workers: { type: 'string' },
+        full: { type: 'boolean' }, 'write-docs': { type: 'boolean' }, help: { type: 'boolean' },
+      },
+    }));
+  } catch (err) {
+    throw new MutationUsageError((err as Error).message);
+  }
+  if (values.help) throw new MutationUsageError('');
+  if (values.subset !== undefined && values.subset !== 'ci' && values.subset !== 'all') {
+    throw new MutationUsageError(`--subset must be ci or all (got "${values.subset}")`);
+  }
+  if (values.workers !== undefined && !/^[1-9][0-9]?$/.test(values.workers)) {
+    throw new MutationUsageError(`--workers must be an integer from 1 to 99 (got "${values.workers}")`);
+  }
+  const faults = values.faults?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return {
+    ...(faults?.length ? { faults } : {}),
+    ...(values.subset ? { subset: values.subset as 'ci' | 'all' } : {}),
+    ...(values.workers ? { workers: Number(values.workers) } : {}),
+    ...(values.full ? { full: true } : {}),
+    ...(values['write-docs'] ? { writeDocs: true } : {}),
+  };
+}
+
+async function main(): Promise<void> {
+  let options: MutationOptions;
+  try {
+    options = parseMutationArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof MutationUsageError)) throw err;
+    if (err.message) console.error(`error: ${err.message}`);
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const result = await runMutationMatrix(options);
+  console.log(`\n${result.matrix}`);
+  console.log(`\nreports/mutation.json written${options.writeDocs || (!options.faults && (options.subset ?? 'all') === 'all') ? '; docs/mutation.md updated' : ''}`);
+  process.exitCode = result.ok ? 0 : 1;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof FtfError ? err.describe() : err);
+    process.exit(1);
+  });
+}

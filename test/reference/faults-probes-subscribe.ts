@@ -1,0 +1,159 @@
+/** Probes of the idempotency, amount, lifecycle and Holding-schema faults (see faults-harness.ts). */
+import { BELOW_MINIMUM, newKey, type H, type Probe } from './faults-harness.js';
+
+interface Sub { uid: string; status: string; subscriptionDate: string; holdingUid: string | null }
+
+async function subscriptions(h: H): Promise<Sub[]> {
+  return (await h.api('GET', '/subscription?entity_code=ENT-ALPHA')).body;
+}
+
+async function firstHolding(h: H): Promise<Record<string, unknown>> {
+  const list = (await h.api('GET', '/holding/ENT-ALPHA')).body as Array<Record<string, unknown>>;
+  const first = list[0];
+  if (!first) throw new Error('ENT-ALPHA has no holdings');
+  return first;
+}
+
+export const SUBSCRIBE_PROBES: Probe[] = [
+  {
+    fault: 'idempotency-key-optional',
+    checks: 'POST /subscribe without Idempotency-Key answers 200',
+    deviates: async (h) => (await h.subscribe({}, null)).status === 200,
+  },
+  {
+    fault: 'idempotency-no-replay',
+    checks: 'two requests with one key create two subscriptions',
+    deviates: async (h) => {
+      const key = newKey();
+      const a = await h.subscribe({}, key);
+      const b = await h.subscribe({}, key);
+      return a.body.uid !== b.body.uid;
+    },
+  },
+  {
+    fault: 'idempotency-rejections-not-cached',
+    checks: 'a rejected key, retried with a valid body, creates a subscription',
+    deviates: async (h) => {
+      const key = newKey();
+      await h.subscribe({ amount: 1 }, key);
+      return (await h.subscribe({}, key)).status === 200;
+    },
+  },
+  {
+    fault: 'idempotency-replay-status-lost',
+    checks: 'the replay of a 400 answers 200',
+    deviates: async (h) => {
+      const key = newKey();
+      await h.subscribe({ amount: 1 }, key);
+      return (await h.subscribe({ amount: 1 }, key)).status === 200;
+    },
+  },
+  {
+    fault: 'idempotency-concurrent-duplicates',
+    checks: '5 concurrent requests with one key create more than one subscription',
+    deviates: async (h) => {
+      const key = newKey();
+      const results = await Promise.all(Array.from({ length: 5 }, () => h.subscribe({}, key)));
+      return new Set(results.map((r) => r.body.uid)).size > 1;
+    },
+  },
+  // ---- amounts ----
+  {
+    fault: 'minimum-in-units',
+    checks: 'amount 1 (minimum 1 million) is accepted',
+    deviates: async (h) => (await h.subscribe({ amount: 1 })).status === 200,
+  },
+  {
+    fault: 'minimum-boundary-exclusive',
+    checks: 'amount == minimum x 1,000,000 is refused',
+    deviates: async (h) => (await h.subscribe({ amount: 1_000_000 })).status === 400,
+  },
+  {
+    fault: 'minimum-detail-changed',
+    checks: 'the below-minimum detail is not the spec text',
+    deviates: async (h) => (await h.subscribe({ amount: 1 })).body.detail !== BELOW_MINIMUM,
+  },
+  {
+    fault: 'maximum-not-enforced',
+    checks: 'above the enforced maximum (50 million) is accepted',
+    deviates: async (h) => (await h.subscribe({ amount: 50_000_001 })).status === 200,
+  },
+  {
+    fault: 'subscription-date-not-validated',
+    checks: 'a Saturday subscriptionDate is accepted',
+    deviates: async (h) => (await h.subscribe({ subscriptionDate: '2026-03-07' })).status === 200,
+  },
+  {
+    fault: 'expired-indication-uid-accepted',
+    checks: 'yesterday\'s Fixed uid is accepted',
+    deviates: async (h) => {
+      const old = (await h.indication()).uid;
+      await h.sandbox('/clock/advance', { days: 1 });
+      return (await h.subscribe({ indicationUid: old })).status === 200;
+    },
+  },
+  // ---- lifecycle ----
+  {
+    fault: 'issued-at-request-time',
+    checks: 'a subscription made before cut-off is Issued at the next request',
+    deviates: async (h) => {
+      const sub = (await h.subscribe()).body as Sub;
+      return (await subscriptions(h)).find((s) => s.uid === sub.uid)?.status === 'Issued';
+    },
+  },
+  {
+    fault: 'holding-uid-set-early',
+    checks: 'a new Pending subscription has a holdingUid',
+    deviates: async (h) => (await h.subscribe()).body.holdingUid !== null,
+  },
+  {
+    fault: 'late-funding-not-moving-date',
+    checks: 'funding arriving after the cut-off leaves the original date',
+    deviates: async (h) => {
+      const sub = (await h.subscribe()).body as Sub;
+      await h.sandbox(`/subscriptions/${sub.uid}/funding`, { state: 'delayed' });
+      await h.sandbox('/clock/advance', { hours: 4 }); // 12:00 UTC: past the 11:00 London cut-off
+      await h.sandbox(`/subscriptions/${sub.uid}/funding`, { state: 'arrived' });
+      await h.sandbox('/clock/advance', { days: 3 });
+      const after = (await subscriptions(h)).find((s) => s.uid === sub.uid);
+      return after?.subscriptionDate === sub.subscriptionDate;
+    },
+  },
+  {
+    fault: 'default-date-wrong',
+    checks: 'an omitted subscriptionDate is not the first listed date',
+    deviates: async (h) => {
+      const first = (await h.indication()).subscriptionDates[0];
+      return (await h.subscribe()).body.subscriptionDate !== first;
+    },
+  },
+  {
+    fault: 'validation-detail-string',
+    checks: 'a 422 detail is a string',
+    deviates: async (h) => {
+      const res = await h.subscribe({ amount: 'one million' });
+      return res.status === 422 && typeof res.body.detail === 'string';
+    },
+  },
+  // ---- Holding schema ----
+  {
+    fault: 'holding-number-as-string',
+    checks: 'Holding.cost is a string',
+    deviates: async (h) => typeof (await firstHolding(h)).cost === 'string',
+  },
+  {
+    fault: 'holding-missing-cell-code',
+    checks: 'Holding lacks cellCode',
+    deviates: async (h) => !('cellCode' in (await firstHolding(h))),
+  },
+  {
+    fault: 'holding-status-lowercase',
+    checks: 'Holding.status is lower case',
+    deviates: async (h) => /^[a-z]/.test(String((await firstHolding(h)).status)),
+  },
+  {
+    fault: 'holding-date-with-time',
+    checks: 'Holding.issueDate is not YYYY-MM-DD',
+    deviates: async (h) => !/^\d{4}-\d{2}-\d{2}$/.test(String((await firstHolding(h)).issueDate)),
+  },
+];

@@ -1,0 +1,122 @@
+/**
+ * The mutation runner's pure parts: reading Playwright's JSON report, verdicts, title patterns (as Playwright
+ * matches them: title path + " @tags"), fault selection, flags, and the shape of reports/mutation.json.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { FAULTS } from '../../src/reference/faults.js';
+import { parseMutationArgs, MutationUsageError } from '../../src/selftest/mutation.js';
+import { renderMarkdown, writeJsonReport, type RunFacts } from '../../src/selftest/output.js';
+import { defaultPlan, titlesPattern } from '../../src/selftest/plan.js';
+import { globalErrors, testsOf, type PwJsonReport } from '../../src/selftest/pw-report.js';
+import { CI_SUBSET, selectFaults } from '../../src/selftest/subsets.js';
+import { cleanResult, faultResult, matrixOk, verdictOf, type MutationReport } from '../../src/selftest/verdict.js';
+
+const ann = (scenario: string, clauses: string[]) => [
+  ...clauses.map((description) => ({ type: 'clause', description })),
+  { type: 'scenario', description: scenario },
+  { type: 'allure.label.epic', description: 'FTF conformance' },
+];
+
+const REPORT: PwJsonReport = {
+  suites: [{
+    suites: [{
+      specs: [
+        { title: 'paging.traversal: pages concatenate', tests: [
+          { projectName: 'clean', status: 'expected', annotations: ann('paging.traversal', ['EP-EVENT-PAGING']) },
+          { projectName: 'paging-gap', status: 'unexpected', annotations: ann('paging.traversal', ['EP-EVENT-PAGING']) },
+        ] },
+        { title: 'resources.health: health', tests: [
+          { projectName: 'clean', status: 'skipped', annotations: ann('resources.health', ['RES-HEALTH']) },
+          { projectName: 'paging-gap', status: 'flaky', annotations: ann('resources.health', ['RES-HEALTH']) },
+        ] },
+        { title: 'resources.cells: cells', tests: [
+          { projectName: 'paging-gap', status: 'unexpected', annotations: ann('resources.cells', ['EP-EVENT-PAGING']),
+            results: [{ status: 'failed', errors: [{ message: 'Test not found in the worker process. Make sure test title does not change.' }] }] },
+        ] },
+      ],
+    }],
+  }],
+  errors: [],
+};
+
+describe('mutation runner', () => {
+  it('reads tests, scenarios, clauses and outcomes from the JSON report (flaky counts as failed)', () => {
+    const tests = testsOf(REPORT);
+    assert.equal(tests.length, 5);
+    assert.equal(tests[4]?.outcome, 'broken', 'a test Playwright could not run is broken, not failed');
+    assert.deepEqual(cleanResult([{ ...tests[4]!, project: 'clean' }]), { passed: 0, failed: 1 });
+    const gap = tests.filter((t) => t.project === 'paging-gap' && t.outcome !== 'broken');
+    assert.deepEqual(gap.map((t) => [t.scenario, t.clauses, t.outcome]), [
+      ['paging.traversal', ['EP-EVENT-PAGING'], 'failed'],
+      ['resources.health', ['RES-HEALTH'], 'failed'],
+    ]);
+    assert.deepEqual(cleanResult(tests.filter((t) => t.project === 'clean')), { passed: 1, failed: 0 });
+    assert.deepEqual(globalErrors({ errors: [{ message: 'config broke' }] }), ['config broke']);
+  });
+
+  it('killed only when a failing scenario covers one of the fault\'s clauses', () => {
+    const tests = testsOf(REPORT).filter((t) => t.project === 'paging-gap');
+    assert.equal(faultResult('x', ['EP-EVENT-PAGING'], tests.filter((t) => t.scenario === 'resources.cells')).verdict, 'survived');
+    const health = tests.filter((t) => t.scenario === 'resources.health');
+    assert.equal(verdictOf(['EP-EVENT-PAGING'], tests), 'killed');
+    assert.equal(verdictOf(['EP-EVENT-PAGING'], health), 'killed-incidentally');
+    assert.equal(verdictOf(['EP-EVENT-PAGING'], []), 'survived');
+    assert.deepEqual(faultResult('paging-gap', ['EP-EVENT-PAGING'], tests), {
+      name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['paging.traversal', 'resources.health'], verdict: 'killed',
+    });
+  });
+
+  it('a run is ok only with a clean run without failures and every fault killed', () => {
+    const killed = { name: 'a', clauses: ['X'], failingScenarios: ['s'], verdict: 'killed' as const };
+    assert.ok(matrixOk({ clean: { passed: 3, failed: 0 }, faults: [killed] }));
+    assert.ok(!matrixOk({ clean: { passed: 3, failed: 1 }, faults: [killed] }));
+    assert.ok(!matrixOk({ clean: { passed: 3, failed: 0 }, faults: [killed, { ...killed, verdict: 'killed-incidentally' }] }));
+  });
+
+  it('title patterns match exactly the given titles as Playwright sees them', () => {
+    const p = titlesPattern(['token.root: the endpoint (root)', 'a.b: x']);
+    assert.ok(p.test(' clean conformance.spec.ts token.root: the endpoint (root) @token @auth'));
+    assert.ok(p.test(' clean conformance.spec.ts a.b: x'));
+    assert.ok(!p.test(' clean conformance.spec.ts a.b: x and more @t'), 'a prefix of another title must not select it');
+    assert.ok(!p.test(' clean conformance.spec.ts token.rootX the endpoint (root)'));
+  });
+
+  it('selects all, a named list or the CI subset (every family), refusing unknown names', () => {
+    assert.equal(selectFaults({}).length, FAULTS.length);
+    assert.deepEqual(selectFaults({ faults: ['paging-gap', 'health-body-wrong'] }).map((f) => f.name).sort(), ['health-body-wrong', 'paging-gap']);
+    assert.throws(() => selectFaults({ faults: ['nope'] }), /unknown fault: nope/);
+    const ci = selectFaults({ subset: 'ci' });
+    assert.equal(ci.length, CI_SUBSET.length);
+    assert.deepEqual(new Set(ci.map((f) => f.family)), new Set(FAULTS.map((f) => f.family)));
+    assert.ok(defaultPlan().projects.every((p) => p.fault === null || FAULTS.some((f) => f.name === p.fault && f.profile === 'sandbox')));
+  });
+
+  it('parses flags strictly', () => {
+    assert.deepEqual(parseMutationArgs(['--faults', 'a, b', '--workers', '2', '--full']), { faults: ['a', 'b'], workers: 2, full: true });
+    assert.deepEqual(parseMutationArgs(['--subset', 'ci']), { subset: 'ci' });
+    assert.throws(() => parseMutationArgs(['--subset', 'nightly']), MutationUsageError);
+    assert.throws(() => parseMutationArgs(['--workers', '0']), MutationUsageError);
+    assert.throws(() => parseMutationArgs(['--bogus']), MutationUsageError);
+  });
+
+  it('writes reports/mutation.json exactly in the agreed shape and a markdown table row per fault', () => {
+    const report: MutationReport = {
+      clean: { passed: 2, failed: 0 },
+      faults: [{ name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['paging.traversal'], verdict: 'killed' }],
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'ftf-mutation-test-'));
+    try {
+      writeJsonReport(join(dir, 'm.json'), report);
+      assert.deepEqual(JSON.parse(readFileSync(join(dir, 'm.json'), 'utf8')), report);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const facts: RunFacts = { wallMs: 1000, workers: 2, mode: 'targeted', notRunnable: [], generatedAt: '2026-01-01T00:00:00Z' };
+    const md = renderMarkdown(report, facts);
+    assert.match(md, /\| `paging-gap` \| paging \| .* \| EP-EVENT-PAGING \| `paging.traversal` \| \*\*killed\*\* \|/);
+  });
+});
