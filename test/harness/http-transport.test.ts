@@ -119,6 +119,13 @@ function transportSuite(name: string, make: () => Promise<{ transport: Transport
       assert.deepEqual(res.json, { method: 'POST', body: 'a=1&b=2', type: 'application/x-www-form-urlencoded' });
     });
 
+    it('sends a JSON-typed body byte for byte, even when it is not valid JSON', async () => {
+      for (const body of ['{"amount": ', 'plain text', '"quoted"']) {
+        const res = await transport.send({ method: 'POST', url: `${stub.url}/echo`, headers: { 'content-type': 'application/json' }, body, timeoutMs: 5000 });
+        assert.equal((res.json as { body: string }).body, body);
+      }
+    });
+
     it('never follows redirects', async () => {
       const before = stub.requests.filter((r) => r.url === '/target').length;
       const res = await transport.send(get(`${stub.url}/redirect`));

@@ -117,7 +117,14 @@ describe('scenario loader: the real specs', () => {
     assert.ok(real.has('AUTH-TOKEN-ROOT'));
     const suite = loadScenarioSuite(join(import.meta.dirname, '../../specs'), { clauses: real });
     assert.deepEqual(suite.problems.map(describeProblem), []);
-    assert.ok(suite.scenarios.some((s) => s.id === 'smoke.checkpoint-race' && s.needs.includes('mutation')));
+    assert.ok(suite.scenarios.some((s) => s.id === 'checkpoints.race' && s.needs.includes('mutation')));
+  });
+
+  it('one family folder still finds the shared step groups in specs/_steps and keeps its family name', () => {
+    const suite = loadScenarioSuite(join(import.meta.dirname, '../../specs/token'), { clauses: loadClauses() });
+    assert.deepEqual(suite.problems.map(describeProblem), []);
+    assert.ok(suite.scenarios.length > 0);
+    assert.ok(suite.scenarios.every((s) => s.family === 'token'));
   });
 
   it('FTF_SPEC_DIR that does not exist is a typed error', () => {

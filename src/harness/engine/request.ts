@@ -51,6 +51,9 @@ export async function buildRequest(
   for (const [k, value] of Object.entries(asMap(resolveDeep(spec.headers ?? {}, scope), 'headers', at))) {
     if (value !== null && value !== undefined) headers[k.toLowerCase()] = toText(value);
   }
+  if (spec.form === undefined && spec.auth !== undefined && typeof spec.auth === 'object' && 'form' in spec.auth && spec.auth.form !== undefined) {
+    throw new StepError(ENGINE_ERROR_CODES.step, `auth {form: ${spec.auth.form}} puts client credentials into a form body: give the request a form:`, at ? { at } : {});
+  }
   let body: string | undefined;
   if (spec.json !== undefined) {
     body = JSON.stringify(toPlainJson(resolveDeep(spec.json, scope)));
@@ -58,6 +61,9 @@ export async function buildRequest(
   } else if (spec.form !== undefined) {
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(asMap(resolveDeep(spec.form, scope), 'form', at))) form.append(k, toText(v));
+    if (spec.auth !== undefined && typeof spec.auth === 'object' && 'form' in spec.auth && spec.auth.form !== undefined) {
+      for (const [k, v] of Object.entries(formClientCredentials(engine, spec.auth.form, at))) form.set(k, v);
+    }
     body = form.toString();
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
   } else if (spec.body !== undefined) {
@@ -75,17 +81,33 @@ export async function buildRequest(
 async function authorizationFor(engine: EngineContext, auth: AuthSpec, scope: Scope, at?: SourceLocation): Promise<string | undefined> {
   try {
     if (typeof auth === 'string') return auth === 'none' ? undefined : await engine.auth.authorization(auth);
-    if ('basic' in auth) return engine.auth.clientAuthorization(auth.basic);
-    const token = evaluate(bareExpression(auth.bearer), scope);
-    return `Bearer ${toText(token)}`;
+    if ('bearer' in auth) return `Bearer ${toText(evaluate(bareExpression(auth.bearer), scope))}`;
+    // {form: …} alone: client authentication in the form body only, no Authorization header.
+    return auth.basic === undefined ? undefined : engine.auth.clientAuthorization(auth.basic);
   } catch (e) {
-    const name = typeof auth === 'string' ? auth : 'basic' in auth ? `basic ${auth.basic}` : 'bearer';
+    const name = typeof auth === 'string' ? auth : 'bearer' in auth ? 'bearer' : [auth.basic && `basic ${auth.basic}`, auth.form && `form ${auth.form}`].filter(Boolean).join(' + ');
     throw new StepError(ENGINE_ERROR_CODES.request, `could not obtain credentials for auth '${name}': ${(e as Error).message}`, {
       hint: 'check the credential name against the target profile (credentials:) and that the token endpoint answers',
       cause: e,
       ...(at ? { at } : {}),
     });
   }
+}
+
+/**
+ * `auth: {form: <credential>}`: client_id and client_secret as form fields (the spec's grant table lists
+ * them), so a scenario can check that the token endpoint insists on HTTP Basic (Authentication rule 1).
+ * The secret comes from the resolved profile and is registered with the redactor like every profile secret.
+ */
+function formClientCredentials(engine: EngineContext, name: string, at?: SourceLocation): Record<string, string> {
+  const cred = engine.target.credentials[name];
+  if (!cred || cred.kind === 'api_key' || !cred.clientId || !cred.secret) {
+    throw new StepError(ENGINE_ERROR_CODES.request, `auth {form: ${name}} needs an OAuth credential '${name}' with client_id and client secret in the target profile`, {
+      hint: 'name a client_credentials or authorization_code credential of the profile',
+      ...(at ? { at } : {}),
+    });
+  }
+  return { client_id: cred.clientId, client_secret: cred.secret };
 }
 
 function asMap(v: unknown, field: string, at?: SourceLocation): Record<string, unknown> {

@@ -23,7 +23,11 @@ export async function runScenario(scenario: Scenario, engine: EngineContext): Pr
   };
   for (const [name, value] of Object.entries(scenario.vars)) vars[name] = resolveDeep(value, vars);
   const runner = new Runner(engine, vars, checks);
-  await runner.runSteps(scenario.steps);
+  try {
+    await runner.runSteps(scenario.steps);
+  } finally {
+    await runner.cleanUp();
+  }
   return { checks, warnings: checks.filter((c) => !c.passed && c.severity === 'should'), vars };
 }
 
@@ -34,6 +38,8 @@ export function stepTitle(located: LocatedStep): string {
 }
 
 class Runner {
+  private readonly cleanups: Array<() => Promise<void>> = [];
+
   constructor(
     readonly engine: EngineContext,
     readonly vars: Record<string, unknown>,
@@ -47,6 +53,11 @@ class Runner {
       const ctx = this.context(located, title);
       await this.engine.runStep(title, () => handler.run(located.step, ctx), located.location);
     }
+  }
+
+  /** Deferred clean-ups, newest first; one failing does not skip the others. */
+  async cleanUp(): Promise<void> {
+    for (const fn of this.cleanups.splice(0).reverse()) await fn().catch(() => undefined);
   }
 
   private context(located: LocatedStep, title: string): StepContext {
@@ -102,6 +113,7 @@ class Runner {
       redact,
       sleep: engine.sleep ?? realSleep,
       now: engine.now ?? Date.now,
+      defer: (fn) => this.cleanups.push(fn),
     };
     return ctx;
   }

@@ -20,7 +20,7 @@ export type StepRunner = <T>(title: string, fn: () => Promise<T>, location?: Sou
 export interface EngineContext {
   target: ResolvedTarget;
   transport: EngineTransport;
-  auth: Pick<AuthClient, 'authorization' | 'forgetAll' | 'clientAuthorization'>;
+  auth: Pick<AuthClient, 'authorization' | 'forgetAll' | 'clientAuthorization'> & Partial<Pick<AuthClient, 'authorizeCode'>>;
   schemas: SchemaRegistry;
   runStep: StepRunner;
   /** Initial variables (merged under the scenario's own `vars`). */
@@ -86,6 +86,8 @@ export interface StepContext {
   redact(text: string): string;
   sleep(ms: number): Promise<void>;
   now(): number;
+  /** Run `fn` when the scenario ends, passed or failed (last registered first): closes listeners. */
+  defer(fn: () => Promise<void>): void;
 }
 
 export interface StepHandler<S extends Step = Step> {

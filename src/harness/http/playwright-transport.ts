@@ -19,7 +19,9 @@ export function createPlaywrightTransport(context: APIRequestContext): Transport
         const res = await context.fetch(req.url, {
           method: req.method,
           headers: req.headers,
-          ...(req.body === undefined ? {} : { data: req.body }),
+          // A Buffer, not a string: Playwright JSON-encodes a string that is not valid JSON when the
+          // content type is JSON, and robustness checks must send malformed JSON byte for byte.
+          ...(req.body === undefined ? {} : { data: Buffer.from(req.body, 'utf8') }),
           timeout: req.timeoutMs,
           maxRedirects: 0,
           failOnStatusCode: false,

@@ -80,7 +80,8 @@ export function analyzeSteps(a: Analysis, steps: unknown[], path: PathSegment[],
         define(obj.as);
         break;
       case 'parallel': {
-        templates(a, obj.request, [...at, 'request'], extra(['i']));
+        bare(a, obj.for_each, [...at, 'for_each'], scope);
+        templates(a, obj.request, [...at, 'request'], extra(obj.for_each === undefined ? ['i'] : ['i', 'item']));
         templates(a, obj.branches, [...at, 'branches'], extra(['i']));
         templates(a, obj.expect_all, [...at, 'expect_all'], scope);
         const counts = Array.isArray(obj.expect_count) ? obj.expect_count : obj.expect_count ? [obj.expect_count] : [];
@@ -97,6 +98,16 @@ export function analyzeSteps(a: Analysis, steps: unknown[], path: PathSegment[],
         break;
       case 'fail_if':
         bare(a, raw.fail_if, at, scope);
+        break;
+      case 'listen':
+        define(obj.as);
+        break;
+      case 'wait':
+        bare(a, obj.until, [...at, 'until'], scope);
+        break;
+      case 'authorize':
+        templates(a, obj.redirect_uri, [...at, 'redirect_uri'], scope);
+        define(obj.as);
         break;
       default:
         break;

@@ -7,7 +7,11 @@ import type { Capability } from '../target/types.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 export type Base = 'api' | 'auth' | 'control';
-export type AuthSpec = string | { basic: string } | { bearer: string };
+/**
+ * Credential name | special mode | {bearer: expr} | where an OAuth client's credentials go at the token endpoint:
+ * `basic` = HTTP Basic header, `form` = client_id + client_secret form fields (both may be given).
+ */
+export type AuthSpec = string | { basic: string; form?: string } | { form: string; basic?: string } | { bearer: string };
 export type StatusSet = number | number[];
 export type Expressions = string | string[];
 
@@ -64,6 +68,8 @@ export interface PollStep extends StepCommon {
 export interface ParallelStep extends StepCommon {
   parallel: {
     count?: number;
+    /** One copy of `request` per element of the list this expression gives; the template sees `item` and `i`. */
+    for_each?: string;
     request?: RequestSpec;
     branches?: RequestSpec[];
     as?: string;
@@ -75,8 +81,15 @@ export interface ParallelStep extends StepCommon {
 export interface UseStep extends StepCommon { use: string; with?: Record<string, unknown> }
 export interface ClockStep extends StepCommon { clock: { seconds?: number; minutes?: number; hours?: number; days?: number; to?: string } }
 export interface FailIfStep extends StepCommon { fail_if: string; message?: string }
+/** A bounded loopback HTTP listener; `as` gets {url, requests}. */
+export interface ListenStep extends StepCommon { listen: { as: string; max_ms?: number } }
+/** Wait up to `ms`, less once `until` is true. */
+export interface WaitStep extends StepCommon { wait: { ms: number; until?: string } }
 
-export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ParallelStep | UseStep | ClockStep | FailIfStep;
+/** Consent only (PKCE S256) for a credential; `as` gets {code, code_verifier, redirect_uri, state, client_id}. */
+export interface AuthorizeStep extends StepCommon { authorize: { credential?: string; redirect_uri?: string; as: string } }
+
+export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ParallelStep | UseStep | ClockStep | FailIfStep | ListenStep | WaitStep | AuthorizeStep;
 
 /** Where a node of a YAML file is (1-based line and column). */
 export interface SourceLocation {

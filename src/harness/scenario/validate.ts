@@ -12,7 +12,7 @@ import { scenarioError, type PathSegment, type YamlSource } from './source.js';
 
 export const SCENARIO_SCHEMA_FILE = join(REPO_ROOT, 'schemas/scenario.schema.json');
 const SCHEMA_ID = 'https://ftf-conformance.dev/schemas/scenario.schema.json';
-export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'use', 'clock', 'fail_if'] as const;
+export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'use', 'clock', 'fail_if', 'listen', 'wait', 'authorize'] as const;
 
 type SchemaNode = { properties?: object; allOf?: SchemaNode[]; $ref?: string };
 

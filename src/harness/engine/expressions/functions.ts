@@ -44,6 +44,8 @@ function extreme(name: string, args: unknown[], pick: (cmp: number) => boolean):
   return isNumeric(best) ? toDecimal(best) : best;
 }
 
+const MAX_REPEAT_CHARS = 16 * 1024 * 1024;
+
 export const FUNCTIONS: Readonly<Record<string, ExprFunction>> = Object.freeze({
   uuid: (a) => (arity('uuid', a, 0), uuidv4()),
   now: (a) => (arity('now', a, 0), new Date().toISOString()),
@@ -61,6 +63,8 @@ export const FUNCTIONS: Readonly<Record<string, ExprFunction>> = Object.freeze({
     return n;
   },
   str: (a) => (arity('str', a, 1), toText(a[0])),
+  /** base64(s): standard base64 of the UTF-8 text (a hand-made HTTP Basic header with a wrong secret or client id). */
+  base64: (a) => (arity('base64', a, 1), Buffer.from(toText(a[0]), 'utf8').toString('base64')),
   len: (a) => {
     arity('len', a, 1);
     const v = a[0];
@@ -99,10 +103,58 @@ export const FUNCTIONS: Readonly<Record<string, ExprFunction>> = Object.freeze({
     if (!Array.isArray(a[0])) throw new Error(`select() needs a list, got ${typeName(a[0])}`);
     return a[0].filter((x) => deepEqual(getPointer(x, String(a[1])) ?? null, a[2]));
   },
+  /** slice(list, start, end?): elements start..end-1 (negative counts from the end), e.g. the events after index k. */
+  slice: (a) => {
+    arity('slice', a, 2, 3);
+    if (!Array.isArray(a[0])) throw new Error(`slice() needs a list, got ${typeName(a[0])}`);
+    const idx = a.slice(1).map((v) => decimalArg('slice', v));
+    if (idx.some((d) => !d.isInteger())) throw new Error('slice() needs whole-number indexes');
+    return a[0].slice(...idx.map((d) => d.toNumber()));
+  },
+  /** containing(list, value): the elements in which value occurs anywhere (deep, e.g. a uid inside an event). */
+  containing: (a) => {
+    arity('containing', a, 2);
+    if (!Array.isArray(a[0])) throw new Error(`containing() needs a list, got ${typeName(a[0])}`);
+    const occurs = (hay: unknown): boolean =>
+      deepEqual(hay, a[1]) || (Array.isArray(hay) ? hay.some(occurs) : isPlainObject(hay) && Object.values(hay).some(occurs));
+    return a[0].filter(occurs);
+  },
   keys: (a) => {
     arity('keys', a, 1);
     if (!isPlainObject(a[0])) throw new Error(`keys() needs an object, got ${typeName(a[0])}`);
     return Object.keys(a[0]);
+  },
+  /** fill_path('/cell/{code}', 'code', x, …): a profile path template with each {name} replaced by its URL-encoded value. */
+  fill_path: (a) => {
+    if (a.length < 1 || a.length % 2 === 0) throw new Error(`fill_path() takes a template and name/value pairs, got ${a.length} argument(s)`);
+    const values = new Map<string, string>();
+    for (let i = 1; i < a.length; i += 2) values.set(toText(a[i]), toText(a[i + 1]));
+    return toText(a[0]).replace(/\{([^{}/]+)\}/g, (_m, name: string) => {
+      const v = values.get(name);
+      if (v === undefined) throw new Error(`fill_path(): no value for {${name}} in ${JSON.stringify(toText(a[0]))}`);
+      return encodeURIComponent(v);
+    });
+  },
+  /** object('k1', v1, 'k2', v2, …): a map, for bodies whose field names come from the profile (target.fields). */
+  object: (a) => {
+    if (a.length % 2 !== 0) throw new Error(`object() takes name/value pairs, got ${a.length} argument(s)`);
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < a.length; i += 2) out[toText(a[i])] = a[i + 1];
+    return out;
+  },
+  /** flatten(list of lists): one level of nesting removed (e.g. the holdings of several entities). */
+  flatten: (a) => {
+    arity('flatten', a, 1);
+    if (!Array.isArray(a[0])) throw new Error(`flatten() needs a list, got ${typeName(a[0])}`);
+    return a[0].flatMap((x) => (Array.isArray(x) ? x : [x]));
+  },
+  /** repeat(s, n): s repeated n times (bounded: oversized request bodies and names for robustness checks). */
+  repeat: (a) => {
+    arity('repeat', a, 2);
+    const s = toText(a[0]);
+    const n = decimalArg('repeat', a[1]);
+    if (!n.isInteger() || n.isNegative() || n.mul(s.length).gt(MAX_REPEAT_CHARS)) throw new Error(`repeat() needs a whole count ≥ 0 and a result of at most ${MAX_REPEAT_CHARS} characters`);
+    return s.repeat(n.toNumber());
   },
   starts_with: (a) => (arity('starts_with', a, 2), typeof a[0] === 'string' && a[0].startsWith(toText(a[1]))),
   type_of: (a) => (arity('type_of', a, 1), typeName(a[0])),

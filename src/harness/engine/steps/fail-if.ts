@@ -9,7 +9,8 @@ export const failIfStep: StepHandler<FailIfStep> = {
   title: (s) => `fail if ${s.fail_if}`,
   async run(step, ctx) {
     const hit = ctx.truth(step.fail_if);
-    const message = step.message ? toText(interpolateString(step.message, ctx.vars)) : `\`${step.fail_if}\` is true`;
+    // The message is rendered only when the condition holds: it may read what exists only then (items[0]).
+    const message = !hit ? '' : step.message ? toText(interpolateString(step.message, ctx.vars)) : `\`${step.fail_if}\` is true`;
     ctx.assert([result('fail_if', !hit, 'must', 'false', String(hit), hit ? ctx.redact(message) : `\`${step.fail_if}\` is false`)]);
   },
 };

@@ -1,5 +1,6 @@
 /**
- * `parallel`: `count` concurrent copies of a request (or `branches`), all started before any is awaited;
+ * `parallel`: `count` concurrent copies of a request, one per element of `for_each` (the template sees
+ * `item` and `i`), or `branches`; all started before any is awaited;
  * then assertions over every result: expect_all (per result), expect_count (how many match), where (sees
  * `results`). Transport failures are collected so one bad exchange does not hide the others.
  */
@@ -9,21 +10,25 @@ import type { CheckResult } from '../../checks/types.js';
 import { checkWhere } from '../../checks/where.js';
 import type { CountExpectation, ParallelStep, RequestSpec } from '../../scenario/types.js';
 import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
-import { bareExpression, evaluate } from '../expressions/index.js';
+import { bareExpression, evaluate, typeName } from '../expressions/index.js';
 import { responseChecks } from '../expectations.js';
 import type { ResponseRecord, StepContext, StepHandler } from '../types.js';
+
+const MAX_PARALLEL = 100;
 
 export const parallelStep: StepHandler<ParallelStep> = {
   kind: 'parallel',
   title: (s) => {
     const p = s.parallel;
-    const what = p.branches ? `${p.branches.length} branches` : `${p.count ?? 1} × ${p.request?.method} ${p.request?.path}`;
+    const what = p.branches ? `${p.branches.length} branches` : `${p.for_each !== undefined ? `each of ${p.for_each}` : (p.count ?? 1)} × ${p.request?.method} ${p.request?.path}`;
     return `parallel ${what}${p.as ? ` → ${p.as}` : ''}`;
   },
   async run(step, ctx) {
     const p = step.parallel;
-    const specs: RequestSpec[] = p.branches ?? Array.from({ length: p.count ?? 1 }, () => p.request as RequestSpec);
-    const settled = await Promise.allSettled(specs.map((spec, i) => ctx.send(spec, { extra: { i }, assertSchema: false, setLast: false })));
+    const items = p.for_each === undefined ? undefined : eachItems(ctx, p.for_each);
+    const specs: RequestSpec[] = p.branches ?? Array.from({ length: items?.length ?? p.count ?? 1 }, () => p.request as RequestSpec);
+    const extra = (i: number): Record<string, unknown> => (items ? { i, item: items[i] } : { i });
+    const settled = await Promise.allSettled(specs.map((spec, i) => ctx.send(spec, { extra: extra(i), assertSchema: false, setLast: false })));
     const failures = settled.flatMap((s, i) => (s.status === 'rejected' ? [`#${i}: ${(s.reason as Error).message}`] : []));
     if (failures.length > 0) {
       throw new StepError(ENGINE_ERROR_CODES.request, `${failures.length} of ${specs.length} parallel request(s) got no response:\n${failures.join('\n')}`, { at: ctx.location });
@@ -31,7 +36,7 @@ export const parallelStep: StepHandler<ParallelStep> = {
     const sent = settled.map((s) => (s as PromiseFulfilledResult<Awaited<ReturnType<StepContext['send']>>>).value);
     const results = sent.map((s) => s.response);
     if (p.as) ctx.vars[p.as] = results;
-    ctx.vars.last = results[results.length - 1];
+    if (results.length > 0) ctx.vars.last = results[results.length - 1];
     const checks: CheckResult[] = sent.flatMap((s) => (s.schema ? [s.schema] : []));
     if (p.expect_all) {
       const e = p.expect_all;
@@ -42,6 +47,24 @@ export const parallelStep: StepHandler<ParallelStep> = {
     ctx.assert(checks);
   },
 };
+
+/** The list `for_each` gives: at most MAX_PARALLEL elements (the bound of `count` and `branches`). */
+function eachItems(ctx: StepContext, expression: string): unknown[] {
+  let value: unknown;
+  try {
+    value = evaluate(bareExpression(expression), ctx.scope());
+  } catch (e) {
+    throw new StepError(ENGINE_ERROR_CODES.step, (e as Error).message, { at: ctx.location, cause: e });
+  }
+  if (!Array.isArray(value)) throw new StepError(ENGINE_ERROR_CODES.step, `for_each \`${expression}\` gave ${typeName(value)}, not a list`, { at: ctx.location });
+  if (value.length > MAX_PARALLEL) {
+    throw new StepError(ENGINE_ERROR_CODES.bound, `for_each \`${expression}\` gave ${value.length} elements; at most ${MAX_PARALLEL} requests run in parallel`, {
+      at: ctx.location,
+      hint: 'narrow the list (select(...)) or split the step',
+    });
+  }
+  return value;
+}
 
 function countCheck(ctx: StepContext, c: CountExpectation, results: ResponseRecord[]): CheckResult {
   const matches = results.filter((result, i) => {

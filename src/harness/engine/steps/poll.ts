@@ -29,7 +29,7 @@ export const pollStep: StepHandler<PollStep> = {
       }
       if (ctx.now() + interval >= deadline) {
         throw new StepError(ENGINE_ERROR_CODES.bound,
-          `poll ${p.request.method} ${p.request.path}: \`${p.until}\` still false at the deadline (${deadlineMs} ms, ${attempt} attempt(s), every ${interval} ms); last answer ${last.status}: ${excerpt(last.text, ctx.redact)}`,
+          `poll ${last.method} ${ctx.redact(last.url)}: \`${p.until}\` still false at the deadline (${deadlineMs} ms, ${attempt} attempt(s), every ${interval} ms); last answer ${last.status}: ${excerpt(last.text, ctx.redact)}`,
           { at: ctx.location, hint: 'the target did not reach the expected state in time; raise deadline_ms (or timeouts.poll_deadline_ms) if it is just slow' });
       }
       await ctx.sleep(interval);

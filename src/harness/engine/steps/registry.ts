@@ -5,18 +5,21 @@
 import type { SourceLocation, Step } from '../../scenario/types.js';
 import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
 import type { StepHandler } from '../types.js';
+import { authorizeStep } from './authorize.js';
 import { captureStep } from './capture.js';
 import { clockStep } from './clock.js';
 import { expectStep } from './expect.js';
 import { failIfStep } from './fail-if.js';
+import { listenStep } from './listen.js';
 import { paginateStep } from './paginate.js';
 import { parallelStep } from './parallel.js';
 import { pollStep } from './poll.js';
 import { requestStep } from './request.js';
 import { setStep } from './set.js';
 import { useStep } from './use.js';
+import { waitStep } from './wait.js';
 
-const HANDLERS = [requestStep, expectStep, captureStep, setStep, paginateStep, pollStep, parallelStep, useStep, clockStep, failIfStep] as const;
+const HANDLERS = [requestStep, expectStep, captureStep, setStep, paginateStep, pollStep, parallelStep, useStep, clockStep, failIfStep, listenStep, waitStep, authorizeStep] as const;
 
 const REGISTRY: ReadonlyMap<string, StepHandler> = new Map(HANDLERS.map((h) => [h.kind, h as unknown as StepHandler]));
 

@@ -1,0 +1,60 @@
+/**
+ * fast-check properties of GET /event paging (issue 4, point 2). Each property generates start cursors and
+ * fences taken from a snapshot of the stream, page limits (1..50, occasionally large) and appends between
+ * page reads, and checks every walk against the snapshot (oracle.ts). Annotated with `clause` like the YAML
+ * scenarios so coverage and the mutation matrix count them. FTF_FC_RUNS / FTF_FC_SEED / FTF_FC_PATH override.
+ */
+import type { TestInfo } from '@playwright/test';
+import type { ResolvedTarget } from '../../src/harness/target/types.js';
+import { test, type PagingFixture } from './fixtures.js';
+import { preparePagingProperty } from './paging-property.js';
+import { propertySettings } from './runner.js';
+import type { PagingClause } from './types.js';
+
+const DEFAULT_RUNS = 25;
+const ALL: PagingClause[] = ['EP-EVENT-PAGING', 'EP-EVENT-FENCE', 'EP-EVENT-PAGE-LIMIT', 'EP-EVENT-TOTAL', 'EVS-ORDER'];
+
+function details(id: string, clauses: readonly PagingClause[]) {
+  return {
+    tag: ['@properties', '@paging'],
+    annotation: [
+      ...clauses.map((c) => ({ type: 'clause', description: c })),
+      { type: 'scenario', description: id },
+      { type: 'allure.label.epic', description: 'FTF conformance' },
+      { type: 'allure.label.feature', description: 'properties' },
+      { type: 'allure.label.story', description: clauses.join(', ') },
+    ],
+  };
+}
+
+async function runProperty(title: string, fence: 'event' | 'head', target: ResolvedTarget, paging: PagingFixture, testInfo: TestInfo): Promise<void> {
+  test.setTimeout(target.timeouts.scenarioMs);
+  const prepared = await preparePagingProperty(paging.api, paging.log, target, {
+    title,
+    fence,
+    settings: propertySettings(process.env, DEFAULT_RUNS),
+    // Leaves room for the report inside the test timeout; what was found by then (shrunk or not) is reported.
+    timeLimitMs: Math.round(target.timeouts.scenarioMs * 0.75),
+    command: `npx playwright test specs/properties -g "${title}"`,
+    onFailure: async (text, exchanges) => {
+      await testInfo.attach('counterexample.txt', { body: text, contentType: 'text/plain' });
+      await testInfo.attach('counterexample-exchanges.json', { body: JSON.stringify(exchanges, null, 2), contentType: 'application/json' });
+    },
+  });
+  test.skip(prepared.skip !== undefined, prepared.skip ?? '');
+  const stats = await prepared.run();
+  testInfo.annotations.push({
+    type: 'property',
+    description: `${stats.numRuns} runs, ${stats.numSkips} skipped${stats.interrupted ? ' (stopped by the time limit)' : ''}; snapshot of ${prepared.snapshot.events.length} events; appends ${paging.api.canAppend ? 'on' : 'off (no control API)'}`,
+  });
+}
+
+const FENCED_SLICE = 'paging: fenced walks return exactly the fenced slice of the stream';
+test(FENCED_SLICE, details('properties.paging-fenced-slice', ALL), async ({ target, paging }, testInfo) => {
+  await runProperty(FENCED_SLICE, 'event', target, paging, testInfo);
+});
+
+const HEAD_FENCE = 'paging: a fence taken from pageInfo.endCursor holds while the stream grows';
+test(HEAD_FENCE, details('properties.paging-head-fence', ALL), async ({ target, paging }, testInfo) => {
+  await runProperty(HEAD_FENCE, 'head', target, paging, testInfo);
+});

@@ -1,0 +1,32 @@
+/**
+ * The property tests' fixture, an additive extension of ../fixtures.ts (same worker-scoped `target` with the
+ * embedded reference per worker, same schema registry). It builds its own recording transport instead of
+ * using `engine`: a property makes hundreds of requests, and attaching every exchange to the report would
+ * bury the one that matters. Here the recorder (same redaction) feeds a per-run log, and only the shrunk
+ * counterexample's exchanges are attached when a property fails.
+ */
+import { createAuthClient } from '../../src/harness/auth/client.js';
+import { createPlaywrightTransport } from '../../src/harness/http/playwright-transport.js';
+import { RecordingTransport } from '../../src/harness/http/recorder.js';
+import { Redactor } from '../../src/harness/http/redactor.js';
+import { test as base } from '../fixtures.js';
+import { EventsApi } from './events-api.js';
+import { RunLog } from './run-log.js';
+
+export interface PagingFixture {
+  api: EventsApi;
+  log: RunLog;
+}
+
+export const test = base.extend<{ paging: PagingFixture }>({
+  paging: async ({ target, schemas, request }, use) => {
+    const redactor = new Redactor();
+    const log = new RunLog();
+    const transport = new RecordingTransport(createPlaywrightTransport(request), redactor, [log]);
+    const auth = createAuthClient(target, transport, redactor);
+    const api = new EventsApi({ target, schemas, transport, auth, redact: (t) => redactor.redactText(t) });
+    await use({ api, log });
+  },
+});
+
+export { expect } from '@playwright/test';

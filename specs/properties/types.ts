@@ -1,0 +1,78 @@
+/**
+ * Shapes shared by the paging properties: what a page looked like (only what the oracle needs), what a
+ * generated case asks for, and a violation naming the clause it breaks.
+ */
+import { FtfError } from '../../src/shared/errors.js';
+
+/** Clauses the paging properties check (annotated on the tests, named in every violation). */
+export type PagingClause = 'EP-EVENT-PAGING' | 'EP-EVENT-FENCE' | 'EP-EVENT-PAGE-LIMIT' | 'EP-EVENT-TOTAL' | 'EVS-ORDER';
+
+/** An event as the oracle sees it: its identity (uid) and its position token (cursor). */
+export interface EventRef {
+  uid: string;
+  cursor: string;
+}
+
+export interface PageInfoView {
+  hasNextPage: boolean;
+  limit: number;
+  endCursor?: string | null;
+  pageEndCursor?: string | null;
+  totalCount?: number | null;
+}
+
+/** One GET /event page of a traversal: the start_cursor it was asked with and what came back. */
+export interface PageRecord {
+  startCursor: string | undefined;
+  events: EventRef[];
+  pageInfo: PageInfoView;
+}
+
+/** Where a generated traversal ends: a cursor of the snapshot, or the endCursor of a fresh unfenced read (the head). */
+export type FenceChoice = { kind: 'event'; index: number } | { kind: 'head'; headLimit: number };
+
+/** Events appended through the sandbox control API before page `beforePage` (0 = before the first page). */
+export interface AppendStep {
+  beforePage: number;
+  count: number;
+  /** undefined = the control API's own choice (all entities, round-robin). */
+  entityCode: string | undefined;
+}
+
+export interface PagingCase {
+  /** Index into the snapshot of the start_cursor; -1 = no start_cursor (from the beginning). */
+  start: number;
+  fence: FenceChoice;
+  /** The `limit` query parameter of every page of the traversal. */
+  limit: number;
+  appends: AppendStep[];
+  /** Page of the traversal re-read at the end (taken modulo the number of pages). */
+  reread: number;
+}
+
+export interface Violation {
+  clause: PagingClause | 'SCHEMA' | 'HARNESS';
+  /** Which read it happened in: walk, reference read, re-read, … */
+  role?: string;
+  /** 1-based page of that read, when the violation belongs to one. */
+  page?: number;
+  message: string;
+}
+
+export const PROPERTY_ERROR_CODES = {
+  violation: 'FTF_E_PROPERTY_VIOLATION',
+  failed: 'FTF_E_PROPERTY_FAILED',
+} as const;
+
+/** Thrown by a property run; carries the violation so the counterexample text can name the clause. */
+export class PropertyViolation extends FtfError {
+  constructor(readonly violation: Violation) {
+    super(PROPERTY_ERROR_CODES.violation, describeViolation(violation));
+    this.name = 'PropertyViolation';
+  }
+}
+
+export function describeViolation(v: Violation): string {
+  const where = [v.role, v.page !== undefined ? `page ${v.page}` : undefined].filter(Boolean).join(' ');
+  return `[${v.clause}] ${where ? `${where}: ` : ''}${v.message}`;
+}
