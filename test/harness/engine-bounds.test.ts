@@ -84,7 +84,7 @@ describe('engine bounds: paginate', () => {
   });
 });
 
-const poll = (path: string, deadline: number): string => `
+const poll = (path: string, deadline: number, interval = 10): string => `
 id: t.poll
 title: polling
 covers: [T-ONE]
@@ -92,7 +92,7 @@ steps:
   - poll:
       request: { method: GET, path: ${path} }
       until: response.body.status == 'Issued'
-      interval_ms: 10
+      interval_ms: ${interval}
       deadline_ms: ${deadline}
       as: final
 `;
@@ -107,15 +107,17 @@ describe('engine bounds: poll', () => {
   });
 
   it('fails readably at the deadline (fake clock: no timing luck)', async () => {
+    // Fake time only advances in sleep(); each real request still gets the time left as its timeout, so the
+    // fake timeline is long (seconds per attempt) to keep real requests far from their bound under load.
     let now = 0;
-    const r = await run(scenarioFromYaml(poll('/never', 100)), makeTarget(stub.url), {
+    const r = await run(scenarioFromYaml(poll('/never', 100_000, 10_000)), makeTarget(stub.url), {
       now: () => now,
       sleep: async (ms) => {
         now += ms;
       },
     });
     assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED');
-    assert.match(r.error?.message ?? '', /still false at the deadline \(100 ms, 10 attempt\(s\), every 10 ms\); last answer 200: \{"status":"Pending"\}/);
+    assert.match(r.error?.message ?? '', /still false at the deadline \(100000 ms, 10 attempt\(s\), every 10000 ms\); last answer 200: \{"status":"Pending"\}/);
   });
 });
 

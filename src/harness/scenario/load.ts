@@ -28,6 +28,8 @@ export interface ScenarioSuite {
 export interface LoadOptions {
   /** Clause catalogue; default loadClauses() (FTF_SPEC_DIR or ../shared/spec). */
   clauses?: Map<string, Clause>;
+  /** Folder of step groups; default: the nearest `_steps` in dir or one of its parents (so specs/token finds specs/_steps). */
+  stepsDir?: string;
 }
 
 export const STEPS_DIR = '_steps';
@@ -37,7 +39,8 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
   const root = resolve(dir);
   const clauses = opts.clauses ?? loadClauses();
   const problems: ScenarioProblem[] = [];
-  const groupSet = loadGroups(join(root, STEPS_DIR), problems);
+  const stepsDir = opts.stepsDir ? resolve(opts.stepsDir) : findStepsDir(root);
+  const groupSet = loadGroups(stepsDir, problems);
   const scenarios: Scenario[] = [];
   const seen = new Map<string, string>();
   for (const file of yamlFiles(root)) {
@@ -50,7 +53,7 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
       errors.push(asFtfError(e, file));
     }
     if (src && errors.length === 0) {
-      const scenario = buildScenario(src, root, clauses, groupSet, errors);
+      const scenario = buildScenario(src, dirname(stepsDir), clauses, groupSet, errors);
       const prev = seen.get(scenario.id);
       if (prev) errors.push(scenarioError(`duplicate scenario id '${scenario.id}' (also in ${display(prev)})`, src.locate(['id']), 'scenario ids must be unique across specs/'));
       if (errors.length === 0) {
@@ -61,6 +64,18 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
     if (errors.length > 0) problems.push({ file, errors });
   }
   return { scenarios, problems, groups: groupSet.built };
+}
+
+/**
+ * The step-group folder for a scenario folder: `<dir>/_steps`, else the nearest parent's, so that running one
+ * family (FTF_SPECS_DIR=specs/token) still resolves `use:` groups from specs/_steps.
+ */
+function findStepsDir(root: string): string {
+  for (let d = root; ; d = dirname(d)) {
+    const candidate = join(d, STEPS_DIR);
+    if (existsSync(candidate)) return candidate;
+    if (existsSync(join(d, 'package.json')) || dirname(d) === d) return join(root, STEPS_DIR);
+  }
 }
 
 /** Load and throw the first problem (for tools that want all-or-nothing). */
