@@ -5,6 +5,8 @@
 import { defineConfig } from '@playwright/test';
 
 const ci = Boolean(process.env.CI);
+// FTF_REPORTS_DIR moves every report (same variable as src/harness/report/paths.ts); self-tests use temp folders.
+const reports = (process.env.FTF_REPORTS_DIR ?? 'reports').replace(/\/+$/, '');
 
 export default defineConfig({
   testDir: 'specs',
@@ -16,10 +18,10 @@ export default defineConfig({
   outputDir: 'test-results',
   reporter: [
     [ci ? 'line' : 'list'],
-    ['html', { outputFolder: 'reports/playwright-html', open: 'never' }],
-    ['junit', { outputFile: 'reports/junit.xml' }],
-    ['json', { outputFile: 'reports/results.json' }],
-    ['allure-playwright', { resultsDir: 'reports/allure-results', detail: true, suiteTitle: false }],
+    ['html', { outputFolder: `${reports}/playwright-html`, open: 'never' }],
+    ['junit', { outputFile: `${reports}/junit.xml` }],
+    ['json', { outputFile: `${reports}/results.json` }],
+    ['allure-playwright', { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
   ],
   use: { trace: 'off' },
 });

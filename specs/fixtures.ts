@@ -7,7 +7,8 @@
  *   current step, whose auth client caches tokens per test, and whose steps are boxed test.steps.
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test as base, type TestInfo } from '@playwright/test';
 import { createAuthClient } from '../src/harness/auth/client.js';
 import type { CheckResult } from '../src/harness/checks/types.js';
@@ -18,12 +19,16 @@ import { RecordingTransport } from '../src/harness/http/recorder.js';
 import { harSink } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
 import type { Exchange, ExchangeSink } from '../src/harness/http/types.js';
+import { loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
 import type { SchemaRegistry } from '../src/harness/schemas/types.js';
+import { withMutationGuard } from '../src/harness/target/capabilities.js';
+import { cliAllowsMutations, guardProductionWrites, mutationSkipReason } from '../src/harness/target/guard.js';
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../src/harness/target/load.js';
-import type { ResolvedTarget } from '../src/harness/target/types.js';
-import { startReferenceServer } from '../src/reference/server.js';
+import type { Capability, ResolvedTarget } from '../src/harness/target/types.js';
 import { FtfError } from '../src/shared/errors.js';
+
+const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 
 interface WorkerFixtures {
   target: ResolvedTarget;
@@ -31,6 +36,8 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /** Auto: skips scenarios needing `mutation` on a production target without both opt-ins (guard.ts). */
+  productionGuard: void;
   engine: EngineContext;
   /** Checks recorded during the test (warnings are turned into annotations at the end). */
   checks: CheckResult[];
@@ -45,6 +52,13 @@ function attachmentSink(testInfo: TestInfo): ExchangeSink {
       await testInfo.attach(`${name}.curl`, { body: x.curl, contentType: 'text/plain' });
     },
   };
+}
+
+let needsById: Map<string, readonly Capability[]> | undefined;
+/** A scenario's needs by id (loaded once per worker, only for production targets). */
+function scenarioNeeds(id: string): readonly Capability[] {
+  needsById ??= new Map(loadScenarioSuite(process.env.FTF_SPECS_DIR ?? SPECS_DIR).scenarios.map((s) => [s.id, s.needs]));
+  return needsById.get(id) ?? [];
 }
 
 const POINTED = Symbol('ftf.pointedAtScenario');
@@ -81,11 +95,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use, workerInfo) => {
       if (process.env.FTF_TARGET?.trim()) {
-        await use(loadTargetProfile(resolveTargetFile(process.env), { env: process.env }));
+        // The production guard: without both opt-ins the target loses `mutation` (guard.ts, capabilities.ts).
+        await use(withMutationGuard(loadTargetProfile(resolveTargetFile(process.env), { env: process.env }), cliAllowsMutations()));
         return;
       }
+      // Imported only when needed: a worker against an external target (restarted after every failure) skips loading the server.
+      const { startReferenceServer } = await import('../src/reference/server.js');
       const server = await startReferenceServer({
-        fault: (workerInfo.project.metadata as { fault?: string } | undefined)?.fault ?? process.env.FTF_REFERENCE_FAULT,
+        fault: (workerInfo.project.metadata as { fault?: string } | undefined)?.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined), // empty = no fault
         events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
       });
       try {
@@ -112,11 +129,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   schemas: [async ({ target }, use) => use(schemaRegistry({ paths: target.paths, fields: target.fields })), { scope: 'worker' }],
   // eslint-disable-next-line no-empty-pattern
   checks: async ({}, use) => use([]),
+  productionGuard: [
+    async ({ target }, use, testInfo) => {
+      if (target.environment === 'production') {
+        const id = testInfo.annotations.find((a) => a.type === 'scenario')?.description;
+        const reason = id === undefined ? undefined : mutationSkipReason(target, scenarioNeeds(id), cliAllowsMutations());
+        testInfo.skip(reason !== undefined, reason);
+      }
+      await use();
+    },
+    { auto: true },
+  ],
   engine: async ({ target, schemas, request, checks }, use, testInfo) => {
     const redactor = new Redactor();
     // Redacted HAR per test: evidence for the conformance certificate (reports/har/*.har).
-    const har = harSink(join('reports', 'har', `${testInfo.workerIndex}-${testInfo.testId}.har`));
-    const transport = new RecordingTransport(createPlaywrightTransport(request), redactor, [attachmentSink(testInfo), har]);
+    const har = harSink(join(process.env.FTF_REPORTS_DIR ?? 'reports', 'har', `${testInfo.workerIndex}-${testInfo.testId}.har`));
+    // Inside the recorder: a refused production write is still recorded (as an error exchange) in the reports.
+    const wire = guardProductionWrites(createPlaywrightTransport(request), target, cliAllowsMutations());
+    const transport = new RecordingTransport(wire, redactor, [attachmentSink(testInfo), har]);
     const auth = createAuthClient(target, transport, redactor);
     await use({
       target,

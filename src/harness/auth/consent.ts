@@ -44,7 +44,8 @@ export async function runConsent(args: {
       { method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/json' }, body: params, timeoutMs: args.timeoutMs },
       `consent: post consent form for ${cred.name}`,
     );
-  const what = `consent step (${consent.strategy}) for credential "${cred.name}" at ${url}`;
+  // Method + URL (without the query: it carries the state and challenge) so a failure reads like every exchange failure.
+  const what = `consent step (${consent.strategy}) for credential "${cred.name}": ${consent.strategy === 'auto-approve-url' ? 'GET' : 'POST'} ${url}`;
   const location = res.headers.location;
   if (res.status < 300 || res.status > 399 || !location) {
     throw authError(AUTH_ERROR_CODES.consent, `${what} answered HTTP ${res.status} without a redirect: ${excerpt(res, redactor)}`,

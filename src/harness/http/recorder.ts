@@ -52,7 +52,7 @@ export class RecordingTransport implements Transport {
     try {
       response = await this.inner.send(req);
       this.redactor.learnFromHeaders(response.headers);
-      this.redactor.learnFromBody(response.json !== undefined ? response.json : response.bodyText);
+      this.redactor.learnFromBody(response.json !== undefined ? response.json : response.bodyText, response.bodyText);
     } catch (err) {
       failure = err;
     }
@@ -94,24 +94,37 @@ export class RecordingTransport implements Transport {
     return text.length <= max ? { text, cut: false } : { text: `${text.slice(0, max)}…[truncated ${text.length - max} chars]`, cut: true };
   }
 
+  /**
+   * cap(redact(text)) without redacting what the cap throws away (a 1000-event page is ~6x the cap). The
+   * slice is redacted with a margin of the longest secret spelling, then the margin is dropped: a secret cut
+   * by the slice lies entirely in that margin, so no partial secret survives.
+   */
+  private redactCapped(text: string): { text: string; cut: boolean } {
+    const max = this.options.maxReportBodyChars ?? DEFAULT_REPORT_BODY_CHARS;
+    const margin = this.redactor.longestSpelling;
+    if (text.length <= max + 2 * margin) return this.cap(this.redactor.redactText(text));
+    const head = this.redactor.redactText(text.slice(0, max + margin));
+    const safe = head.slice(0, Math.min(max, head.length - margin));
+    return { text: `${safe}…[truncated ${text.length - safe.length} chars]`, cut: true };
+  }
+
   private redactRequest(req: HttpRequest): HttpRequest {
     return {
       method: req.method,
       url: this.redactor.redactText(req.url),
       headers: this.redactor.redactHeaders(req.headers),
-      ...(req.body === undefined ? {} : { body: this.cap(this.redactor.redactText(req.body)).text }),
+      ...(req.body === undefined ? {} : { body: this.redactCapped(req.body).text }),
       timeoutMs: req.timeoutMs,
       ...(req.maxBodyBytes === undefined ? {} : { maxBodyBytes: req.maxBodyBytes }),
     };
   }
 
   private redactResponse(res: HttpResponse): HttpResponse {
-    const redacted = this.redactor.redactText(res.bodyText);
-    const { text, cut } = this.cap(redacted);
+    const { text, cut } = this.redactCapped(res.bodyText);
     let json: unknown;
     if (res.json !== undefined && !cut) {
       try {
-        json = JSON.parse(redacted) as unknown;
+        json = JSON.parse(text) as unknown;
       } catch {
         json = undefined;
       }

@@ -1,0 +1,71 @@
+/** Spawning the benchmark children (tsx, IPC) and talking to them. */
+import { fork, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+function child(file: string, args: string[], execArgv: string[] = []): ChildProcess {
+  return fork(join(HERE, file), args, { execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+function nextMessage<T>(c: ChildProcess): Promise<T> {
+  return new Promise((resolve, reject) => {
+    c.once('message', (m) => resolve(m as T));
+    c.once('exit', (code) => reject(new Error(`${c.spawnfile} exited with ${code} before answering`)));
+  });
+}
+
+export interface ServerInfo {
+  authUrl: string;
+  baseUrl: string;
+  secret: string;
+  head: number;
+}
+
+export interface BenchServer {
+  info: ServerInfo;
+  close(): Promise<void>;
+}
+
+/** The reference server with `events` events visible to alice, in its own process. */
+export async function startServerChild(events: number): Promise<BenchServer> {
+  const c = child('server-child.ts', [String(events)], ['--max-old-space-size=4096']);
+  const info = await nextMessage<ServerInfo>(c);
+  return {
+    info,
+    close: () =>
+      new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.send('close');
+      }),
+  };
+}
+
+export interface Traversal {
+  events: number;
+  pages: number;
+  /** The traversal alone (engine: after profile load and schema compilation). */
+  wallMs: number;
+  /** Engine set-up before the traversal (profile, loader, schema compilation); ~0 for bare. */
+  setupMs: number;
+  /** CPU time of the harness process during the traversal (user + system). */
+  cpuMs: number;
+  maxRssMiB: number;
+}
+
+/** One traversal in a fresh harness process. */
+export async function traverse(mode: 'engine' | 'bare', info: ServerInfo, execArgv: string[] = []): Promise<Traversal> {
+  const c = child('traverse-child.ts', [mode], execArgv);
+  const answer = nextMessage<Traversal & { error?: string }>(c);
+  c.send(info);
+  const r = await answer;
+  if (r.error) throw new Error(`${mode} traversal failed: ${r.error}`);
+  return r;
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+};

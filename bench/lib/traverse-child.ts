@@ -1,0 +1,111 @@
+/**
+ * Child process: the harness side of a traversal, alone in its process so its peak RSS is its own.
+ *   engine  the YAML paginate step (bench/scenarios/traverse.yaml) run by the engine in-process: undici
+ *           transport, the recorder (redaction, capped report bodies) with a discarding sink, the real auth
+ *           client and the compiled schemas (every event validated), a plain runStep adapter;
+ *   bare    a bare undici loop: the same token request and GETs, JSON.parse of every page, nothing else.
+ * Gets { authUrl, baseUrl, secret } over IPC; answers { events, pages, wallMs, cpuMs, maxRssMiB }.
+ */
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { createAuthClient } from '../../src/harness/auth/client.js';
+import { runScenario } from '../../src/harness/engine/run.js';
+import { RecordingTransport } from '../../src/harness/http/recorder.js';
+import { Redactor } from '../../src/harness/http/redactor.js';
+import { createUndiciTransport } from '../../src/harness/http/undici-transport.js';
+import { describeProblem, loadScenarioSuite } from '../../src/harness/scenario/load.js';
+import { schemaRegistry } from '../../src/harness/schemas/registry.js';
+import { loadTargetProfile, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
+
+interface Config {
+  authUrl: string;
+  baseUrl: string;
+  secret: string;
+}
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const mode = process.argv[2] === 'bare' ? 'bare' : 'engine';
+
+async function bare(c: Config): Promise<{ events: number; pages: number }> {
+  const tokenRes = await request(`${c.authUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`cc-alice:${c.secret}`).toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'cc-alice', client_secret: c.secret }).toString(),
+  });
+  const { access_token: token } = JSON.parse(await tokenRes.body.text()) as { access_token: string };
+  let cursor: string | undefined;
+  let events = 0;
+  let pages = 0;
+  for (;;) {
+    const url = `${c.baseUrl}/event?limit=1000${cursor ? `&start_cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await request(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+    const page = JSON.parse(await res.body.text()) as { events: unknown[]; pageInfo: { hasNextPage: boolean; pageEndCursor: string } };
+    pages++;
+    events += page.events.length;
+    if (!page.pageInfo.hasNextPage) return { events, pages };
+    cursor = page.pageInfo.pageEndCursor;
+  }
+}
+
+/** Engine set-up (profile, scenario loader, schema compilation): timed apart from the traversal. */
+async function engine(c: Config, timed: (fn: () => Promise<void>) => Promise<void>): Promise<{ events: number; pages: number }> {
+  process.env.FTF_PRIMARY_CLIENT_SECRET = c.secret;
+  for (const v of ['FTF_SECOND_CLIENT_SECRET', 'FTF_READONLY_CLIENT_SECRET', 'FTF_CODE_CLIENT_SECRET', 'FTF_API_KEY']) process.env[v] = 'unused-in-bench';
+  const target = loadTargetProfile(REFERENCE_PROFILE, { env: process.env, overrides: { baseUrl: c.baseUrl, authUrl: c.authUrl, controlUrl: `${c.authUrl}/_sandbox` } });
+  const suite = loadScenarioSuite(process.env.FTF_BENCH_SCENARIOS ?? join(HERE, '..', 'scenarios'));
+  const scenario = suite.scenarios[0];
+  if (!scenario) throw new Error(suite.problems.map(describeProblem).join('\n'));
+  const redactor = new Redactor();
+  let pages = 0;
+  const transport = new RecordingTransport(createUndiciTransport(), redactor, [{ onExchange: (x) => void (x.request.url.includes('/event') && pages++) }]);
+  const auth = createAuthClient(target, transport, redactor);
+  const schemas = schemaRegistry({ paths: target.paths, fields: target.fields });
+  schemas.validator('events-response'); // compile outside the timed part, like a Playwright worker does at start
+  let failedChecks = 0;
+  await timed(async () => {
+    await runScenario(scenario, {
+      target, transport, auth, schemas, runId: 'bench',
+      redact: (t) => redactor.redactText(t),
+      onCheck: (r) => {
+        if (!r.passed) failedChecks++;
+      },
+      runStep: (_title, fn) => fn(),
+    });
+  });
+  await transport.dispose();
+  if (failedChecks) throw new Error(`${failedChecks} check(s) failed during the traversal`);
+  return { events: -1, pages };
+}
+
+process.once('message', (c: Config) => {
+  void (async () => {
+    const t0 = performance.now();
+    let started = t0;
+    let cpu0 = process.cpuUsage();
+    let wallMs = 0;
+    let cpu = { user: 0, system: 0 };
+    const timed = async (fn: () => Promise<void>): Promise<void> => {
+      started = performance.now();
+      cpu0 = process.cpuUsage();
+      await fn();
+      wallMs = performance.now() - started;
+      cpu = process.cpuUsage(cpu0);
+    };
+    let r: { events: number; pages: number };
+    if (mode === 'bare') {
+      let out = { events: 0, pages: 0 };
+      await timed(async () => {
+        out = await bare(c);
+      });
+      r = out;
+    } else {
+      r = await engine(c, timed);
+    }
+    const setupMs = started - t0;
+    process.send?.({ ...r, wallMs, setupMs, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMiB: process.resourceUsage().maxRSS / 1024 }, () => process.exit(0));
+  })().catch((e: unknown) => {
+    process.send?.({ error: e instanceof Error ? e.message : String(e) }, () => process.exit(1));
+  });
+});

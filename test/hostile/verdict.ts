@@ -1,0 +1,64 @@
+/**
+ * Judges one hostile-mode run of the catalogue: every scenario failed (or was skipped for a missing
+ * capability) with a readable reason within the scenario bound; nothing passed; reports written; no
+ * unhandled rejection. Returns the list of problems (empty = the harness coped), so a failing self-test
+ * names every defect at once instead of the first.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { flattenTests, type CatalogueRun } from './playwright-run.js';
+
+/**
+ * A failure message is readable when it names the exchange (method + URL), carries a stable FTF_E_ code, or
+ * is a named check (`[fail_if] <the scenario's own message>`) pointing at its scenario line (`at x.yaml:17`):
+ * a check over values already read (a `fail_if` on an empty stream) has no exchange of its own to name.
+ */
+export const READABLE = /FTF_E_[A-Z_]+|\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) https?:\/\/\S+|\[[a-z_]+\] [\s\S]*\bat \S+\.yaml:\d+/;
+
+export interface ModeSummary {
+  total: number;
+  failed: number;
+  skipped: number;
+  /** Titles and reasons of skipped scenarios (for the log: a skip must be a missing capability). */
+  skips: string[];
+  maxScenarioMs: number;
+  problems: string[];
+}
+
+export function judgeHostileRun(run: CatalogueRun, bounds: { scenarioMs: number; outerMs: number }): ModeSummary {
+  const problems: string[] = [];
+  if (run.killed) problems.push(`the run did not end within its outer bound of ${bounds.outerMs} ms and was killed (a hang)`);
+  if (run.exitCode === 0) problems.push('playwright exited 0 against a hostile target');
+  const unhandled = /.*(Unhandled|uncaught).*/i.exec(run.stderr) ?? /.*\b(Unhandled (promise )?rejection|uncaughtException)\b.*/i.exec(run.stdout);
+  if (unhandled) problems.push(`unhandled error in the console output: ${unhandled[0].slice(0, 300)}`);
+  if (!existsSync(join(run.reportsDir, 'junit.xml'))) problems.push('reports/junit.xml was not written');
+  if (!run.results) {
+    problems.push('reports/results.json was not written');
+    return { total: 0, failed: 0, skipped: 0, skips: [], maxScenarioMs: 0, problems };
+  }
+  for (const e of run.results.errors ?? []) problems.push(`run-level error (outside any scenario): ${(e.message ?? '').split('\n')[0]}`);
+  const tests = flattenTests(run.results);
+  if (tests.length === 0) problems.push('no scenario ran');
+  let failed = 0;
+  let skipped = 0;
+  const skips: string[] = [];
+  let maxScenarioMs = 0;
+  for (const t of tests) {
+    maxScenarioMs = Math.max(maxScenarioMs, t.duration);
+    if (t.status === 'skipped') {
+      skipped++;
+      skips.push(`${t.title} (${t.annotations.find((a) => a.type === 'skip')?.description ?? 'no reason'})`);
+      continue;
+    }
+    if (t.status === 'expected' || t.status === 'flaky') {
+      problems.push(`PASSED against garbage (harness or scenario defect): ${t.title}`);
+      continue;
+    }
+    failed++;
+    if (t.resultStatus === 'timedOut') problems.push(`hit the scenario timeout instead of a harness bound: ${t.title}`);
+    if (t.duration > bounds.scenarioMs) problems.push(`took ${t.duration} ms, over the ${bounds.scenarioMs} ms scenario bound: ${t.title}`);
+    const message = t.messages.join('\n');
+    if (!READABLE.test(message)) problems.push(`unreadable failure (no method+URL, no FTF_E_ code): ${t.title}: ${message.split('\n').slice(0, 3).join(' / ').slice(0, 300)}`);
+  }
+  return { total: tests.length, failed, skipped, skips, maxScenarioMs, problems };
+}
