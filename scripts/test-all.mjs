@@ -10,6 +10,8 @@ const stages = [
   { name: 'lint', cmd: ['npx', 'eslint', '.', '--max-warnings=0'], count: single },
   { name: 'self-tests', cmd: ['node', 'scripts/run-self-tests.mjs'], count: fromTap('reports/self-tests.tap'), before: ['reports/self-tests.tap'] },
   { name: 'conformance (reference)', cmd: ['npx', 'playwright', 'test'], count: fromPlaywrightJson('reports/results.json'), before: ['reports/results.json'] },
+  // The fixed CI subset of the fault matrix (docs/mutation.md); each fault killed for the right reason is a pass.
+  { name: 'mutation (ci subset)', cmd: ['npx', 'tsx', 'src/selftest/mutation.ts', '--subset', 'ci'], count: fromMutationJson('reports/mutation.json'), before: ['reports/mutation.json'] },
 ];
 
 const only = process.argv.slice(2);
@@ -51,6 +53,17 @@ function fromTap(file) {
     const text = readFileSync(file, 'utf8');
     const num = (k) => Number((text.match(new RegExp(`^# ${k} (\\d+)`, 'm')) ?? [])[1] ?? 0);
     return { passed: num('pass'), failed: num('fail') + num('cancelled'), skipped: num('skipped') + num('todo') };
+  };
+}
+
+function fromMutationJson(file) {
+  return () => {
+    if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
+    const m = JSON.parse(readFileSync(file, 'utf8'));
+    const killed = m.faults.filter((f) => f.verdict === 'killed').length;
+    // The clean run counts as one check: it must have no failure (no false alarms).
+    const cleanOk = m.clean.failed === 0 && m.clean.passed > 0 ? 1 : 0;
+    return { passed: killed + cleanOk, failed: m.faults.length - killed + (1 - cleanOk), skipped: 0 };
   };
 }
 
