@@ -50,6 +50,13 @@ export async function preparePagingProperty(api: EventsApi, log: RunLog, target:
     throw withoutFrames(new FtfError(PROPERTY_ERROR_CODES.failed,
       [`property "${opts.title}" failed while taking the snapshot: ${e.message}`, '  requests (URLs relative to base_url):', ...lines.map((l) => `  ${l}`)].join('\n')));
   }
+  if (snapshot.events.length < 2 && api.canAppend) {
+    // The profile declares the control API and the appends were accepted, yet the stream stayed short:
+    // a declared capability that does not work is a failure, not a reason to skip.
+    throw withoutFrames(new FtfError(PROPERTY_ERROR_CODES.failed,
+      [`property "${opts.title}": the stream holds ${snapshot.events.length} event(s) after appending ${MIN_STREAM} through the sandbox control API (the profile declares clock)`,
+        '  requests (URLs relative to base_url):', ...formatRequestLines(exchanges, bases).map((l) => `  ${l}`)].join('\n')));
+  }
   const skip = snapshot.events.length < 2
     ? `the stream holds ${snapshot.events.length} event(s) and the target cannot append (no clock/control capability)`
     : opts.fence === 'head' && !snapshot.complete
