@@ -127,6 +127,7 @@ function errorText(e: unknown): string {
 
 /** The counterexample is the whole story: runner frames under it would only push it off the screen. */
 export function withoutFrames<E extends Error>(e: E): E {
-  e.stack = `${e.name}: ${e.message}`;
+  // Lead with the stable code (not the class name) so reports classify the failure like any other.
+  e.stack = `${e instanceof FtfError ? e.code : e.name}: ${e.message}`;
   return e;
 }

@@ -10,20 +10,18 @@
  * (docs/robustness.md explains the choice). FTF_HOSTILE_GREP narrows the catalogue for local debugging only.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
-import { loadTargetProfile } from '../../src/harness/target/load.js';
 import { REPO_ROOT, runCatalogue } from './playwright-run.js';
+import { hostileEnv, hostileSecrets, loadHostileProfile } from './profile.js';
 import { HOSTILE_MODES, startHostileStub, type HostileMode } from './stub.js';
 import { judgeHostileRun } from './verdict.js';
 
 /** One mode per failure class: a body that never completes, a garbage answer, a logically broken API. */
 const CI_MODES: HostileMode[] = ['slow-drip', 'paging-loop'];
 const WORKERS = 2;
-const PROFILE = 'fixtures/targets/hostile.yaml';
 
 function selectedModes(): HostileMode[] {
   const raw = process.env.FTF_HOSTILE_MODES?.trim();
@@ -34,16 +32,8 @@ function selectedModes(): HostileMode[] {
   return modes;
 }
 
-// Fresh per run; short-lived canaries (the stub accepts anything).
-const secrets = {
-  FTF_HOSTILE_PRIMARY_SECRET: randomBytes(12).toString('hex'),
-  FTF_HOSTILE_SECOND_SECRET: randomBytes(12).toString('hex'),
-  FTF_HOSTILE_READONLY_SECRET: randomBytes(12).toString('hex'),
-  FTF_HOSTILE_CODE_SECRET: randomBytes(12).toString('hex'),
-  FTF_HOSTILE_API_KEY: randomBytes(12).toString('hex'),
-};
-
-const profile = loadTargetProfile(join(REPO_ROOT, PROFILE), { env: { ...process.env, ...secrets } });
+const secrets = hostileSecrets();
+const profile = loadHostileProfile(secrets);
 const suite = loadScenarioSuite(process.env.FTF_SPECS_DIR ?? join(REPO_ROOT, 'specs'));
 const scenarioCount = suite.scenarios.length + suite.problems.length;
 /**
@@ -69,14 +59,7 @@ describe(`hostile target: ${scenarioCount} scenario(s) per mode, outer bound ${O
           workers: WORKERS,
           timeoutMs: OUTER_MS,
           args: process.env.FTF_HOSTILE_GREP ? ['--grep', process.env.FTF_HOSTILE_GREP] : [],
-          env: {
-            ...secrets,
-            FTF_TARGET: PROFILE,
-            FTF_BASE_URL: `${stub.url}/api/v1`,
-            FTF_AUTH_URL: stub.url,
-            FTF_CONTROL_URL: `${stub.url}/_sandbox`,
-            FTF_ALLOW_MUTATIONS: undefined,
-          },
+          env: hostileEnv(stub.url, secrets),
         });
       } finally {
         await stub.close();

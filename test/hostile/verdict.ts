@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { flattenTests, type CatalogueRun } from './playwright-run.js';
+import type { SweepRun } from './sweep.js';
 
 /**
  * A failure message is readable when it names the exchange (method + URL), carries a stable FTF_E_ code, or
@@ -61,4 +62,34 @@ export function judgeHostileRun(run: CatalogueRun, bounds: { scenarioMs: number;
     if (!READABLE.test(message)) problems.push(`unreadable failure (no method+URL, no FTF_E_ code): ${t.title}: ${message.split('\n').slice(0, 3).join(' / ').slice(0, 300)}`);
   }
   return { total: tests.length, failed, skipped, skips, maxScenarioMs, problems };
+}
+
+/** The in-process sweep's verdict (sweep.ts), by the same rules; an error that is not an FtfError escaped the engine. */
+export function judgeSweep(run: SweepRun, bounds: { scenarioMs: number }): ModeSummary {
+  const problems = [...run.unhandled.map((u) => `process-level ${u.split('\n').slice(0, 4).join(' / ')}`)];
+  if (run.disposeHung) problems.push('the transport did not close after the mode: a connection outlived every scenario (a hang)');
+  let failed = 0;
+  let maxScenarioMs = 0;
+  const skips: string[] = [];
+  for (const r of run.results) {
+    maxScenarioMs = Math.max(maxScenarioMs, r.elapsedMs);
+    if (r.status === 'skipped') {
+      skips.push(`${r.id} (${r.skipReason ?? 'no reason'})`);
+      continue;
+    }
+    if (r.status === 'passed') {
+      problems.push(`PASSED against garbage (harness or scenario defect): ${r.id}`);
+      continue;
+    }
+    if (r.status === 'hung') {
+      problems.push(`no harness bound fired (${r.text}): ${r.id}`);
+      continue;
+    }
+    failed++;
+    if (r.elapsedMs > bounds.scenarioMs) problems.push(`took ${r.elapsedMs} ms, over the ${bounds.scenarioMs} ms scenario bound: ${r.id}`);
+    if (!r.typed) problems.push(`untyped error (not an FtfError: escaped the engine's error handling): ${r.id}: ${r.text.split('\n')[0]?.slice(0, 300)}`);
+    if (!READABLE.test(r.text)) problems.push(`unreadable failure (no method+URL, no FTF_E_ code, no named check at a YAML line): ${r.id}: ${r.text.split('\n').slice(0, 3).join(' / ').slice(0, 300)}`);
+  }
+  if (failed + skips.length === 0) problems.push('no scenario ran');
+  return { total: run.results.length, failed, skipped: skips.length, skips, maxScenarioMs, problems };
 }
