@@ -1,12 +1,27 @@
 /**
  * Conformance run configuration. API only: no browser is ever launched or installed. Traces and videos are
  * off (they would contain secrets); the harness's recorder is the one place exchanges are written, redacted.
+ *
+ * Projects: against the embedded reference (FTF_TARGET unset) the catalogue runs twice, once per server mode:
+ * `sandbox` (fixtures/targets/reference.yaml, every scenario) and `production` (the reference started with
+ * mode 'production' and fixtures/targets/reference-production.yaml: no control API, API keys refused; the
+ * production guard skips mutating scenarios). The worker fixture (specs/fixtures.ts) reads `metadata`.
+ * Against an external target (FTF_TARGET set) there is one project: the profile says what the target is.
  */
-import { defineConfig } from '@playwright/test';
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 
 const ci = Boolean(process.env.CI);
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/paths.ts); self-tests use temp folders.
 const reports = (process.env.FTF_REPORTS_DIR ?? 'reports').replace(/\/+$/, '');
+
+type Project = NonNullable<PlaywrightTestConfig['projects']>[number];
+
+export const REFERENCE_PROJECTS: Project[] = [
+  { name: 'sandbox', metadata: { mode: 'sandbox', profile: 'fixtures/targets/reference.yaml' } },
+  { name: 'production', metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml' } },
+];
+
+const projects: Project[] = process.env.FTF_TARGET?.trim() ? [{}] : REFERENCE_PROJECTS;
 
 export default defineConfig({
   testDir: 'specs',
@@ -24,4 +39,5 @@ export default defineConfig({
     ['allure-playwright', { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
   ],
   use: { trace: 'off' },
+  projects,
 });

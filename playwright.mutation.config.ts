@@ -1,20 +1,22 @@
 /**
  * Mutation matrix configuration (issue 5): the base conformance config with one project per run — `clean`
- * (the reference as is) and one per injected fault (`metadata.fault`, read by the worker fixture in
+ * (the reference as is), `clean-production` (the reference in production mode) and one per injected fault
+ * (`metadata.fault`; production faults also `metadata.mode`/`profile`, read by the worker fixture in
  * specs/fixtures.ts). The projects and the tests each one runs come from the plan file named by
  * FTF_MUTATION_PLAN (written by src/selftest/mutation.ts); without it: clean + every sandbox fault, full suite.
  * Reporters: only Playwright's JSON report (parsed by the runner) and a dot line for progress.
  */
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import base from './playwright.config.js';
-import { readPlan, titlesPattern, MATCH_NOTHING, type PlanProject } from './src/selftest/plan.js';
+import { projectMetadata, readPlan, titlesPattern, MATCH_NOTHING, type PlanProject } from './src/selftest/plan.js';
 
 const plan = readPlan();
 
 function project(p: PlanProject): NonNullable<PlaywrightTestConfig['projects']>[number] {
   return {
     name: p.name,
-    metadata: { fault: p.fault ?? undefined },
+    // fault, and for production faults / clean-production: mode 'production' + the production profile.
+    metadata: projectMetadata(p),
     // A fault's few tests run in one worker (projects run in parallel instead): fewer worker starts.
     fullyParallel: p.fault === null,
     ...(p.only ? { grep: p.only.length > 0 ? titlesPattern(p.only) : MATCH_NOTHING } : {}),

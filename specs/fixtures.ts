@@ -2,6 +2,8 @@
  * Playwright fixtures: the glue layer (the only code that may import both src/reference and src/harness).
  * - worker `target`: FTF_TARGET unset -> start the embedded reference server in this worker and load
  *   fixtures/targets/reference.yaml with its URLs and generated secrets; else load the given profile.
+ *   The project's metadata chooses the embedded run (playwright.config.ts): `fault` (one injected fault),
+ *   `mode` ('sandbox' | 'production', the server's mode) and `profile` (the profile to load for it).
  * - worker `schemas`: the schema registry bound to the target's paths/fields.
  * - test `engine`: an EngineContext whose transport records every exchange (redacted) as attachments of the
  *   current step, whose auth client caches tokens per test, and whose steps are boxed test.steps.
@@ -54,6 +56,16 @@ function attachmentSink(testInfo: TestInfo): ExchangeSink {
   };
 }
 
+/** What a Playwright project asks of the embedded reference server (project.metadata). */
+interface EmbeddedMetadata {
+  fault?: string;
+  mode?: 'sandbox' | 'production';
+  /** Profile file relative to the repository root (default fixtures/targets/reference.yaml). */
+  profile?: string;
+}
+
+const REPO_ROOT = join(SPECS_DIR, '..');
+
 let needsById: Map<string, readonly Capability[]> | undefined;
 /** A scenario's needs by id (loaded once per worker, only for production targets). */
 function scenarioNeeds(id: string): readonly Capability[] {
@@ -101,8 +113,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }
       // Imported only when needed: a worker against an external target (restarted after every failure) skips loading the server.
       const { startReferenceServer } = await import('../src/reference/server.js');
+      const meta = (workerInfo.project.metadata ?? {}) as EmbeddedMetadata;
       const server = await startReferenceServer({
-        fault: (workerInfo.project.metadata as { fault?: string } | undefined)?.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined), // empty = no fault
+        fault: meta.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined), // empty = no fault
+        mode: meta.mode ?? 'sandbox',
         events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
       });
       try {
@@ -113,9 +127,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           FTF_READONLY_CLIENT_SECRET: clients['cc-carol-readonly'],
           FTF_CODE_CLIENT_SECRET: clients['code-app'],
           FTF_API_KEY: apiKeys['alice@ftf.test'],
+          // reference-production.yaml: the key a production-mode server must refuse (token.api-key-production).
+          FTF_API_KEY_PROBE: apiKeys['alice@ftf.test'],
         };
         for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
-        const target = loadTargetProfile(REFERENCE_PROFILE, {
+        const target = loadTargetProfile(meta.profile ? join(REPO_ROOT, meta.profile) : REFERENCE_PROFILE, {
           env: process.env,
           overrides: { baseUrl: server.baseUrl, authUrl: server.authUrl, ...(server.controlUrl ? { controlUrl: server.controlUrl } : {}) },
         });

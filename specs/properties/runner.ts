@@ -127,7 +127,9 @@ function errorText(e: unknown): string {
 
 /** The counterexample is the whole story: runner frames under it would only push it off the screen. */
 export function withoutFrames<E extends Error>(e: E): E {
-  // Lead with the stable code (not the class name) so reports classify the failure like any other.
-  e.stack = `${e instanceof FtfError ? e.code : e.name}: ${e.message}`;
+  // Lead with the stable code (not the class name) so reports classify the failure like any other:
+  // Playwright prints `name: message`, so the code becomes the name.
+  if (e instanceof FtfError) e.name = e.code;
+  e.stack = `${e.name}: ${e.message}`;
   return e;
 }

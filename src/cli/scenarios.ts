@@ -40,10 +40,14 @@ export function profileCapabilities(file: string = resolveTargetFile(), allowMut
       kind: c.kind,
       ...(c.consent ? { consent: { strategy: c.consent.strategy, authorizePath: c.consent.authorize_path ?? '/oauth/authorize', params: c.consent.params ?? {} } } : {}),
       ...(c.refresh_token_env ? { refreshTokenEnv: c.refresh_token_env, refreshToken: 'declared' } : {}),
+      ...(c.refusal_probe ? { refusalProbe: true } : {}),
     };
   }
   const environment = raw.environment === 'production' ? 'production' : 'sandbox';
-  const caps = deriveCapabilities(raw.capabilities ?? [], { credentials, entities: { allowed: raw.entities?.allowed ?? [], ...(raw.entities?.forbidden ? { forbidden: raw.entities.forbidden } : {}) }, environment });
+  const caps = deriveCapabilities(raw.capabilities ?? [], { credentials, entities: { allowed: raw.entities?.allowed ?? [], ...(raw.entities?.forbidden ? { forbidden: raw.entities.forbidden } : {}) }, environment,
+    // "embedded" profiles run on loopback; callback_host lets a remote target reach the harness's listener.
+    baseUrl: raw.base_url === 'embedded' ? 'http://127.0.0.1/api/v1' : raw.base_url,
+    ...(raw.callback_host ? { callbackHost: raw.callback_host } : {}) });
   if (environment === 'production' && !(raw.allow_mutations && allowMutations)) caps.delete('mutation');
   return { name: raw.name ?? abs, file: abs, capabilities: caps };
 }

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { FaultInfo } from '../reference/faults.js';
 import { FtfError } from '../shared/errors.js';
 import { formatMatrix, writeJsonReport, writeMarkdown, type RunFacts } from './output.js';
-import { CLEAN_PROJECT, type PlanProject } from './plan.js';
+import { CLEAN_PRODUCTION_PROJECT, CLEAN_PROJECT, type PlanProject } from './plan.js';
 import { listSuite, runPlan } from './playwright-run.js';
 import { globalErrors, testsOf, type TestRecord } from './pw-report.js';
 import { selectFaults, type Subset } from './subsets.js';
@@ -69,8 +69,10 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
   const cwd = resolve(options.cwd ?? process.cwd());
   const workers = options.workers ?? availableParallelism();
   const selected = selectFaults(options);
-  const runnable = selected.filter((f) => f.profile === 'sandbox');
-  const notRunnable = selected.filter((f) => f.profile !== 'sandbox').map((f) => f.name);
+  // Production faults run against the reference in production mode (PlanProject.mode), so every fault runs.
+  const runnable = selected;
+  const notRunnable: string[] = [];
+  const modeOf = (f: FaultInfo): Pick<PlanProject, 'mode'> => (f.profile === 'production' ? { mode: 'production' } : {});
   const workDir = mkdtempSync(join(tmpdir(), 'ftf-mutation-'));
   const logFile = resolve(cwd, options.logFile ?? 'reports/mutation-playwright.log');
   mkdirSync(dirname(logFile), { recursive: true });
@@ -79,13 +81,14 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     const listing = await listSuite(cwd, workDir);
     assertUsable(globalErrors(listing), 'listing the suite');
     const catalogue = testsOf(listing);
-    log(`mutation: ${catalogue.length} tests, ${runnable.length} faults to run (${options.full ? 'full' : 'targeted'}), ${workers} worker(s); Playwright output: ${logFile}`);
+    log(`mutation: ${new Set(catalogue.map((t) => t.title)).size} tests, ${runnable.length} faults to run (${options.full ? 'full' : 'targeted'}), ${workers} worker(s); Playwright output: ${logFile}`);
 
     const firstTitles = new Map<string, string[] | undefined>(runnable.map((f) => [f.name, options.full ? undefined : coveringTitles(catalogue, f.clauses)]));
     const pass1: PlanProject[] = [{ name: CLEAN_PROJECT, fault: null }];
+    if (runnable.some((f) => f.profile === 'production')) pass1.push({ name: CLEAN_PRODUCTION_PROJECT, fault: null, mode: 'production' });
     for (const f of runnable) {
       const only = firstTitles.get(f.name);
-      if (only === undefined || only.length > 0) pass1.push({ name: f.name, fault: f.name, ...(only ? { only } : {}) });
+      if (only === undefined || only.length > 0) pass1.push({ name: f.name, fault: f.name, ...modeOf(f), ...(only ? { only } : {}) });
     }
     log(`mutation: first pass, ${pass1.length} projects (clean + faults on the scenarios of their clauses)`);
     const first = await runPlan({ projects: pass1 }, { cwd, workDir, workers, label: 'pass1', logFile });
@@ -96,7 +99,7 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     const pending = options.full ? [] : runnable.filter((f) => faultResult(f.name, f.clauses, records.get(f.name) ?? []).verdict !== 'killed');
     if (pending.length > 0) {
       log(`mutation: second pass for ${pending.length} fault(s) not killed by the scenarios of their clauses`);
-      const pass2 = pending.map((f): PlanProject => ({ name: f.name, fault: f.name, except: firstTitles.get(f.name) ?? [] }));
+      const pass2 = pending.map((f): PlanProject => ({ name: f.name, fault: f.name, ...modeOf(f), except: firstTitles.get(f.name) ?? [] }));
       const second = await runPlan({ projects: pass2 }, { cwd, workDir, workers, label: 'pass2', logFile });
       assertUsable(globalErrors(second), 'the second pass');
       for (const [project, recs] of byProject(testsOf(second))) records.set(project, [...(records.get(project) ?? []), ...recs]);
@@ -105,7 +108,8 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     const broken = [...records.values()].flat().filter((r) => r.outcome === 'broken');
     if (broken.length > 0) log(`mutation: warning: ${broken.length} test(s) could not run (was the suite edited during the run?); they count for no fault`);
     const faults: FaultResult[] = selected.map((f: FaultInfo) => faultResult(f.name, f.clauses, records.get(f.name) ?? []));
-    const report: MutationReport = { clean: cleanResult(records.get(CLEAN_PROJECT) ?? []), faults };
+    // The clean run is the reference in sandbox mode, plus production mode when production faults ran.
+    const report: MutationReport = { clean: cleanResult([...(records.get(CLEAN_PROJECT) ?? []), ...(records.get(CLEAN_PRODUCTION_PROJECT) ?? [])]), faults };
     const facts: RunFacts = { wallMs: Date.now() - started, workers, mode: options.full ? 'full' : 'targeted', notRunnable, generatedAt: new Date().toISOString() };
     const matrix = formatMatrix(report, facts);
     writeJsonReport(resolve(cwd, options.jsonFile ?? 'reports/mutation.json'), report);

@@ -85,8 +85,11 @@ failure or any fault is not killed. Results: this page and \`reports/mutation.js
 (\`{ clean: { passed, failed }, faults: [ { name, clauses, failingScenarios, verdict } ] }\`).
 
 Faults whose profile is \`production\` (\`api-key-accepted-in-production\`) change only a production-mode
-server; the matrix runs the embedded sandbox, so they are reported as survived and not run. Their sandbox-side
-counterpart (\`api-key-refused-in-sandbox\`) is in the matrix.
+server: their projects start the reference with \`mode: 'production'\` and load
+\`fixtures/targets/reference-production.yaml\` (\`metadata.mode\` / \`metadata.profile\`), where the production
+guard skips mutating scenarios and \`token.api-key-production\` sends the profile's refusal-probe API key. When
+any production fault runs, the clean run also covers the reference in production mode (project
+\`clean-production\`); its counts are added to the clean line.
 
 CI subset (\`--subset ci\`, ${CI_SUBSET.length} faults covering every family): ${CI_SUBSET.map((n) => `\`${n}\``).join(', ')}.
 

@@ -7,12 +7,18 @@ import { readFileSync } from 'node:fs';
 import { FAULTS } from '../reference/faults.js';
 
 export const CLEAN_PROJECT = 'clean';
+/** The clean reference in production mode: production faults die there, so it must pass there too. */
+export const CLEAN_PRODUCTION_PROJECT = 'clean-production';
+/** The profile of a production-mode reference (repository-relative, read by specs/fixtures.ts). */
+export const PRODUCTION_PROFILE = 'fixtures/targets/reference-production.yaml';
 export const PLAN_ENV = 'FTF_MUTATION_PLAN';
 
 export interface PlanProject {
   /** `clean` or the fault's name. */
   name: string;
   fault: string | null;
+  /** The reference server's mode (default sandbox); production loads PRODUCTION_PROFILE. */
+  mode?: 'sandbox' | 'production';
   /** Run only tests with these titles (undefined = every test). */
   only?: string[];
   /** Run every test except these titles. */
@@ -27,12 +33,13 @@ export interface MutationPlan {
   outputDir: string;
 }
 
-/** Without a plan file: the clean reference and every sandbox fault, each running the whole suite. */
+/** Without a plan file: the clean reference in both modes and every fault in its mode, each running the whole suite. */
 export function defaultPlan(): MutationPlan {
   return {
     projects: [
       { name: CLEAN_PROJECT, fault: null },
-      ...FAULTS.filter((f) => f.profile === 'sandbox').map((f) => ({ name: f.name, fault: f.name })),
+      { name: CLEAN_PRODUCTION_PROJECT, fault: null, mode: 'production' },
+      ...FAULTS.map((f): PlanProject => ({ name: f.name, fault: f.name, ...(f.profile === 'production' ? { mode: 'production' } : {}) })),
     ],
     reportFile: 'reports/mutation-playwright.json',
     outputDir: 'test-results/mutation',
@@ -53,6 +60,14 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  */
 export function titlesPattern(titles: readonly string[]): RegExp {
   return new RegExp(`(?:^|\\s)(?:${titles.map(escapeRegExp).join('|')})(?= @|$)`);
+}
+
+/** The worker fixture's metadata for a project: the fault, and for production mode the server mode and profile. */
+export function projectMetadata(p: PlanProject): { fault?: string; mode?: 'production'; profile?: string } {
+  return {
+    ...(p.fault ? { fault: p.fault } : {}),
+    ...(p.mode === 'production' ? { mode: 'production', profile: PRODUCTION_PROFILE } : {}),
+  };
 }
 
 /** A pattern no title matches (a project that must run nothing is better left out; this is a guard). */

@@ -72,6 +72,14 @@ describe('production guard: decisions', () => {
     assert.equal(isApiWrite(req('POST', 'https://p.test/api/v1evil/subscribe'), prod.baseUrl), false);
   });
 
+  it('the token request misplaced under base_url (AUTH-TOKEN-ROOT) is not a write; other methods or paths there are', () => {
+    assert.equal(isApiWrite(req('POST', 'https://p.test/api/v1/oauth/token'), prod.baseUrl), false);
+    assert.equal(isApiWrite(req('post', 'https://p.test/api/v1/oauth/token?x=1'), prod.baseUrl), false);
+    assert.equal(isApiWrite(req('PUT', 'https://p.test/api/v1/oauth/token'), prod.baseUrl), true);
+    assert.equal(isApiWrite(req('POST', 'https://p.test/api/v1/oauth/token/revoke'), prod.baseUrl), true);
+    assert.equal(isApiWrite(req('POST', 'https://p.test/api/v1/oauth/tokens'), prod.baseUrl), true);
+  });
+
   it('the guarded transport refuses API writes before sending and lets reads and tokens through', async () => {
     const inner = countingTransport();
     const guarded = guardProductionWrites(inner, prod, false);
@@ -124,7 +132,9 @@ describe('production guard: a whole run against the reference in production mode
     const writes: string[] = [];
     const proxy = await startLoopbackProxy(server.authUrl, (x) => {
       const path = x.url.split('?')[0] ?? '';
-      if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(x.method) && path.startsWith('/api/v1/')) writes.push(`${x.method} ${path}`);
+      // The token request token.root sends to {base_url}/oauth/token (expecting 404) changes no state (guard.ts).
+      const tokenRequest = x.method === 'POST' && path === '/api/v1/oauth/token';
+      if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(x.method) && path.startsWith('/api/v1/') && !tokenRequest) writes.push(`${x.method} ${path}`);
     });
     const file = join(dir, 'production-reference.yaml');
     writeFileSync(file, `name: reference in production mode

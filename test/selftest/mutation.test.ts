@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { FAULTS } from '../../src/reference/faults.js';
 import { parseMutationArgs, MutationUsageError } from '../../src/selftest/mutation.js';
 import { renderMarkdown, writeJsonReport, type RunFacts } from '../../src/selftest/output.js';
-import { defaultPlan, titlesPattern } from '../../src/selftest/plan.js';
+import { defaultPlan, projectMetadata, titlesPattern } from '../../src/selftest/plan.js';
 import { globalErrors, testsOf, type PwJsonReport } from '../../src/selftest/pw-report.js';
 import { CI_SUBSET, selectFaults } from '../../src/selftest/subsets.js';
 import { cleanResult, faultResult, matrixOk, verdictOf, type MutationReport } from '../../src/selftest/verdict.js';
@@ -92,7 +92,13 @@ describe('mutation runner', () => {
     const ci = selectFaults({ subset: 'ci' });
     assert.equal(ci.length, CI_SUBSET.length);
     assert.deepEqual(new Set(ci.map((f) => f.family)), new Set(FAULTS.map((f) => f.family)));
-    assert.ok(defaultPlan().projects.every((p) => p.fault === null || FAULTS.some((f) => f.name === p.fault && f.profile === 'sandbox')));
+    // Every fault runs, in the server mode of its profile; the clean reference runs in both modes.
+    const plan = defaultPlan().projects;
+    assert.equal(plan.filter((p) => p.fault !== null).length, FAULTS.length);
+    assert.ok(plan.every((p) => p.fault === null || FAULTS.some((f) => f.name === p.fault && (f.profile === 'production') === (p.mode === 'production'))));
+    assert.deepEqual(plan.filter((p) => p.fault === null).map((p) => p.mode ?? 'sandbox'), ['sandbox', 'production']);
+    const prod = plan.find((p) => p.fault === 'api-key-accepted-in-production');
+    assert.deepEqual(prod && projectMetadata(prod), { fault: 'api-key-accepted-in-production', mode: 'production', profile: 'fixtures/targets/reference-production.yaml' });
   });
 
   it('parses flags strictly', () => {

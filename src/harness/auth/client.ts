@@ -5,7 +5,8 @@
  * - authorization_code: consent (PKCE S256) + code exchange, then the refresh_token grant with the rotated
  *   refresh token (rule 6); a pre-obtained refresh token from the environment also works.
  * - api_key: "Bearer <key>" without exchange, sandbox only (rule 8).
- * Special modes: none, invalid, basic-only, expired (the last needs the clock capability).
+ * Special modes: none, invalid, basic-only, expired (the last needs the clock capability), api-key-probe
+ * (a production profile's refusal-probe key, sent only to check that production refuses it).
  */
 import { randomBytes } from 'node:crypto';
 import type { Redactor } from '../http/redactor.js';
@@ -17,7 +18,7 @@ import { registerTargetSecrets } from './secrets.js';
 import { basicAuthorization, requestToken, tokenLabel, type LabelledTransport, type TokenSet } from './token-endpoint.js';
 import type { AuthClient, CodeGrant, SpecialAuth, TokenInfo } from './types.js';
 
-const SPECIAL: ReadonlySet<string> = new Set<SpecialAuth>(['none', 'invalid', 'expired', 'basic-only']);
+const SPECIAL: ReadonlySet<string> = new Set<SpecialAuth>(['none', 'invalid', 'expired', 'basic-only', 'api-key-probe']);
 const MIN_MARGIN_MS = 30_000;
 
 interface Cached extends TokenInfo {
@@ -108,11 +109,23 @@ export function createAuthClient(target: ResolvedTarget, transport: Transport, r
   }
 
   function apiKey(cred: CredentialConfig): string {
-    if (target.environment === 'production') {
+    if (target.environment === 'production' || cred.refusalProbe) {
       throw authError(AUTH_ERROR_CODES.apiKeyInProduction, `credential "${cred.name}" is an API key; production requires OAuth (spec, Authentication rule 8)`);
     }
     if (!cred.secret) throw authError(AUTH_ERROR_CODES.unknownCredential, `credential "${cred.name}" has no API key (${cred.secretEnv ?? 'api_key_env'} unset)`);
     return `Bearer ${cred.secret}`;
+  }
+
+  /** The production refusal probe: the one request that sends the probe key, expecting a 401. */
+  function refusalProbe(): string {
+    const probes = Object.values(target.credentials).filter((c) => c.kind === 'api_key' && c.refusalProbe);
+    const probe = probes[0];
+    if (target.environment !== 'production' || !probe) {
+      throw authError(AUTH_ERROR_CODES.capabilityMissing, `auth api-key-probe needs a production profile with an api_key credential marked refusal_probe: true (target "${target.name}" has ${target.environment === 'production' ? 'none' : 'environment sandbox'})`,
+        'mark the scenario as needing api-key-probe');
+    }
+    if (!probe.secret) throw authError(AUTH_ERROR_CODES.unknownCredential, `credential "${probe.name}" has no API key (${probe.secretEnv ?? 'api_key_env'} unset)`);
+    return `Bearer ${probe.secret}`;
   }
 
   async function expired(): Promise<string> {
@@ -146,6 +159,8 @@ export function createAuthClient(target: ResolvedTarget, transport: Transport, r
             return basicAuthorization(credential(specialCredential));
           case 'expired':
             return expired();
+          case 'api-key-probe':
+            return refusalProbe();
         }
       }
       const cred = credential(name);

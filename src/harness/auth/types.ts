@@ -3,10 +3,13 @@
  * credential and refreshed before expires_in runs out; rotated refresh tokens are kept for the next cycle.
  * Every secret it sees (client secrets, tokens, codes, verifiers) is registered with the redactor.
  */
-export type SpecialAuth = 'none' | 'invalid' | 'expired' | 'basic-only';
+export type SpecialAuth = 'none' | 'invalid' | 'expired' | 'basic-only' | 'api-key-probe';
 
 export interface AuthClient {
-  /** Header value for a credential name of the profile ("Bearer …"), or a special mode; undefined = no header. */
+  /** Header value for a credential name of the profile ("Bearer …"), or a special mode; undefined = no header.
+   *  `api-key-probe`: "Bearer <key>" of the production profile's refusal-probe API key, the ONLY way that key
+   *  is ever sent (scenario token.api-key-production checks that production refuses it); naming the probe
+   *  credential directly is FTF_E_PROFILE_API_KEY_IN_PRODUCTION. */
   authorization(credential: string | SpecialAuth): Promise<string | undefined>;
   /** Drop cached tokens (for "token reused until expiry" scenarios that need a fresh one). */
   forget(credential: string): void;

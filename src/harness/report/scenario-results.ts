@@ -71,9 +71,33 @@ export function scenarioResults(report: JSONReport): ScenarioResult[] {
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
   };
   for (const suite of report.suites) walk(suite, []);
-  // With several projects the same scenario runs once per project: keep ids distinct.
-  if (projects.size > 1) for (const r of out) if (r.project) r.id = `${r.project}:${r.id}`;
-  return out;
+  // With several projects (the reference in sandbox and production mode) a scenario runs once per project.
+  return projects.size > 1 ? mergeProjects(out) : out;
+}
+
+/** Worst first: a failure anywhere decides, then a flaky pass, a pass, and only then a skip. */
+function rank(r: ScenarioResult): number {
+  if (r.outcome === 'skipped') return r.notApplicable !== undefined ? 4 : 3;
+  if (r.outcome === 'expected') return 2;
+  if (r.outcome === 'flaky') return 1;
+  return 0;
+}
+
+/**
+ * One result per scenario id across projects: failed in either project = failed (the failing run, whose
+ * `project` names where); passed in one and skipped in the other = passed; skipped everywhere = skipped.
+ * Warnings of every passing run are kept; durations add up. Order: first appearance.
+ */
+export function mergeProjects(results: readonly ScenarioResult[]): ScenarioResult[] {
+  const groups = new Map<string, ScenarioResult[]>();
+  for (const r of results) groups.set(r.id, [...(groups.get(r.id) ?? []), r]);
+  return [...groups.values()].map((runs) => {
+    if (runs.length === 1) return runs[0]!;
+    const chosen = [...runs].sort((a, b) => rank(a) - rank(b))[0]!;
+    const passing = runs.filter((r) => r.outcome === 'expected' || r.outcome === 'flaky');
+    const warnings = rank(chosen) <= 2 ? [...new Set(passing.flatMap((r) => r.warnings.map((w) => `[${r.project}] ${w}`)))] : chosen.warnings;
+    return { ...chosen, warnings, durationMs: runs.reduce((sum, r) => sum + r.durationMs, 0) };
+  });
 }
 
 function toResult(title: string, specFile: string, tags: string[], describe: string[], test: JSONReportTest): ScenarioResult {

@@ -9,8 +9,24 @@ import type { Capability, ResolvedTarget } from './types.js';
 
 type Declared = 'mutation' | 'clock' | 'funding' | 'consent';
 
-export function deriveCapabilities(declared: readonly Declared[], t: Pick<ResolvedTarget, 'credentials' | 'entities' | 'environment'>): Set<Capability> {
+/** True when the URL's host is this machine's loopback (a target there can call a listener on 127.0.0.1). */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+type DeriveFrom = Pick<ResolvedTarget, 'credentials' | 'entities' | 'environment'> & Partial<Pick<ResolvedTarget, 'baseUrl' | 'callbackHost'>>;
+
+export function deriveCapabilities(declared: readonly Declared[], t: DeriveFrom): Set<Capability> {
   const caps = new Set<Capability>(declared);
+  // The probe key exists only to be refused by production (AUTH-API-KEY); it never authenticates anything.
+  if (t.environment === 'production' && Object.values(t.credentials).some((c) => c.kind === 'api_key' && c.refusalProbe)) caps.add('api-key-probe');
+  if (t.callbackHost || (t.baseUrl !== undefined && isLoopbackUrl(t.baseUrl))) caps.add('callback');
   if (t.credentials.second) caps.add('second-user');
   if (t.credentials.readonly) caps.add('readonly-user');
   if (t.entities.forbidden) caps.add('forbidden-entity');

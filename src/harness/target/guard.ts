@@ -5,6 +5,8 @@
  * - a transport wrapper refuses every POST/PUT/PATCH/DELETE under base_url on such a target, so a scenario
  *   that forgot to declare `needs: [mutation]` fails readably instead of writing to production.
  * The token endpoint and consent (under auth_url, outside base_url) stay allowed: reading needs a token.
+ * So does the same token request sent to {base_url}/oauth/token (AUTH-TOKEN-ROOT checks that it is 404):
+ * a token request changes no investment state, wherever it is sent.
  */
 import { FtfError } from '../../shared/errors.js';
 import type { HttpRequest, HttpResponse, Transport } from '../http/types.js';
@@ -32,10 +34,12 @@ export function mutationSkipReason(target: GuardTarget, needs: readonly Capabili
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** True for a write under base_url (the API), whatever the spelling of the method. */
+/** True for a write under base_url (the API), whatever the spelling of the method; a token request is none. */
 export function isApiWrite(req: Pick<HttpRequest, 'method' | 'url'>, baseUrl: string): boolean {
-  if (!WRITES.has(req.method.toUpperCase())) return false;
+  const method = req.method.toUpperCase();
+  if (!WRITES.has(method)) return false;
   const base = baseUrl.replace(/\/+$/, '');
+  if (method === 'POST' && req.url.split(/[?#]/)[0] === `${base}/oauth/token`) return false;
   return req.url === base || req.url.startsWith(`${base}/`) || req.url.startsWith(`${base}?`);
 }
 

@@ -64,6 +64,7 @@ export function loadTargetProfile(file: string = resolveTargetFile(), opts: Load
     file,
     ...urls,
     environment: value.environment,
+    ...(value.callback_host ? { callbackHost: value.callback_host } : {}),
     credentials,
     entities: { allowed: value.entities?.allowed ?? [], ...(value.entities?.forbidden ? { forbidden: value.entities.forbidden } : {}) },
     indications: { ...(value.indications ?? {}) },

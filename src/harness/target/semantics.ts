@@ -13,6 +13,7 @@ export interface RawProfile {
   auth_url: string;
   control_url?: string;
   environment: 'sandbox' | 'production';
+  callback_host?: string;
   allow_mutations?: boolean;
   credentials: Record<string, RawCredential>;
   entities?: { allowed: string[]; forbidden?: string };
@@ -31,6 +32,7 @@ export interface RawCredential {
   consent?: { strategy: 'auto-approve-url' | 'form-post'; authorize_path?: string; params?: Record<string, string> };
   refresh_token_env?: string;
   api_key_env?: string;
+  refusal_probe?: boolean;
 }
 
 export type SemanticIssue = ProfileIssue & { code?: string };
@@ -44,12 +46,21 @@ export function checkProfile(p: RawProfile, source: YamlSource, ctx: { controlUr
   const capIndex = (c: string) => String(capabilities.indexOf(c as never));
 
   for (const [name, c] of Object.entries(p.credentials)) {
-    if (c.kind === 'api_key' && p.environment === 'production') {
+    if (c.refusal_probe && (c.kind !== 'api_key' || p.environment !== 'production')) {
+      issues.push({
+        field: `credentials.${name}.refusal_probe`,
+        message: `credentials.${name}.refusal_probe is only for an api_key credential in a production profile (the key production must refuse)`,
+        hint: c.kind === 'api_key' ? 'in a sandbox the API key is an ordinary credential: drop refusal_probe' : 'set kind: api_key, or drop refusal_probe',
+        ...at(['credentials', name, 'refusal_probe']),
+      });
+    }
+    // Only an explicit refusal probe may hold an API key in production; it is never used to authenticate.
+    if (c.kind === 'api_key' && p.environment === 'production' && c.refusal_probe !== true) {
       issues.push({
         code: PROFILE_ERROR_CODES.apiKeyInProduction,
         field: `credentials.${name}`,
         message: `credentials.${name} is an api_key credential in a production profile; production requires OAuth (spec, Authentication rule 8)`,
-        hint: 'remove the api_key credential or set environment: sandbox',
+        hint: 'remove the api_key credential or set environment: sandbox (to check that production refuses the key, mark it refusal_probe: true)',
         ...at(['credentials', name]),
       });
     }

@@ -12,7 +12,11 @@ export type Capability =
   | 'funding'
   | 'consent'
   | 'sandbox'
-  | 'production';
+  | 'production'
+  /** A production profile's refusal-probe API key: only sent to check that production refuses it. */
+  | 'api-key-probe'
+  /** The target can reach a callback listener of the harness (callback_host, or base_url on loopback). */
+  | 'callback';
 
 export type CredentialKind = 'client_credentials' | 'api_key' | 'authorization_code';
 
@@ -40,6 +44,8 @@ export interface CredentialConfig {
   /** Pre-obtained refresh token (authorization_code without automatable consent). */
   refreshTokenEnv?: string;
   refreshToken?: string;
+  /** api_key in production only: sent solely by the `api-key-probe` auth mode, to check it is refused. */
+  refusalProbe?: boolean;
 }
 
 export interface ResolvedTarget {
@@ -52,6 +58,8 @@ export interface ResolvedTarget {
   authUrl: string;
   /** Sandbox control API root, when the target has one (clock/funding capabilities). */
   controlUrl?: string;
+  /** Host the harness binds its callback listener on and advertises (profile `callback_host`); default 127.0.0.1. */
+  callbackHost?: string;
   environment: 'sandbox' | 'production';
   credentials: Record<string, CredentialConfig>;
   entities: { allowed: string[]; forbidden?: string };

@@ -1,15 +1,18 @@
 /**
- * `listen`: a bounded HTTP listener on the harness's loopback (127.0.0.1, port 0), for callback checks such
- * as "no events are delivered to a registered webhook URL". Every request is recorded as
+ * `listen`: a bounded HTTP listener (port 0) for callback checks such as "no events are delivered to a
+ * registered webhook URL". It binds and advertises the profile's `callback_host` (an address of the
+ * harness's machine that the target can reach), else 127.0.0.1. Every request is recorded as
  * {method, path, headers, body} and answered 204. `as` gets {url, requests}; `requests` grows while the
  * listener runs, so later expressions (`wait` until, `expect` where) see what has arrived so far.
  *
- * A loopback URL is reachable only by a target on the harness's own host, so the step refuses any other
- * target (FTF_E_CAPABILITY_MISSING) rather than letting a "nothing arrived" check pass vacuously.
+ * A loopback URL is reachable only by a target on the harness's own host, so without callback_host the step
+ * refuses any other target (FTF_E_CAPABILITY_MISSING; the `callback` capability, which scenarios declare in
+ * `needs`, makes them skip instead) rather than letting a "nothing arrived" check pass vacuously.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ListenStep } from '../../scenario/types.js';
+import { isLoopbackUrl } from '../../target/capabilities.js';
 import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
 import type { StepHandler } from '../types.js';
 
@@ -27,21 +30,28 @@ export interface ReceivedRequest {
 
 /** True when the target's base_url is on this host's loopback, i.e. it can call 127.0.0.1 back. */
 export function targetOnLoopback(baseUrl: string): boolean {
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopbackUrl(baseUrl);
+}
+
+/** Where the listener binds and what its URL says: the profile's callback_host, else loopback. */
+export function callbackAddress(target: { callbackHost?: string }): { bind: string; urlHost: string } {
+  const host = target.callbackHost?.trim() || '127.0.0.1';
+  const bare = host.replace(/^\[|\]$/g, '');
+  return { bind: bare, urlHost: bare.includes(':') ? `[${bare}]` : bare };
 }
 
 export const listenStep: StepHandler<ListenStep> = {
   kind: 'listen',
-  title: (s) => `listen on 127.0.0.1 → ${s.listen.as}`,
+  title: (s) => `listen for callbacks → ${s.listen.as}`,
   async run(step, ctx) {
-    const baseUrl = ctx.engine.target.baseUrl;
-    if (!targetOnLoopback(baseUrl)) {
-      throw new StepError(ENGINE_ERROR_CODES.capability, `target ${ctx.redact(baseUrl)} is not on the harness's loopback, so it cannot reach a callback listener on 127.0.0.1`, {
+    const target = ctx.engine.target;
+    if (!target.callbackHost && !targetOnLoopback(target.baseUrl)) {
+      throw new StepError(ENGINE_ERROR_CODES.capability, `target ${ctx.redact(target.baseUrl)} is not on the harness's loopback and the profile sets no callback_host, so it cannot reach a callback listener`, {
         at: ctx.location,
-        hint: 'callback checks run only against a target on the same host as the harness (e.g. the embedded reference server)',
+        hint: 'set callback_host in the target profile to an address of this machine the target can reach (gives the callback capability), or declare needs: [callback] so the scenario is skipped',
       });
     }
+    const { bind, urlHost } = callbackAddress(target);
     const requests: ReceivedRequest[] = [];
     const server = createServer((req, res) => {
       collect(req, (body) => {
@@ -51,7 +61,7 @@ export const listenStep: StepHandler<ListenStep> = {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(0, bind, () => resolve());
     });
     const close = once(() => stop(server));
     const timer = setTimeout(() => void close(), step.listen.max_ms ?? DEFAULT_MAX_MS);
@@ -61,7 +71,7 @@ export const listenStep: StepHandler<ListenStep> = {
       await close();
     });
     const { port } = server.address() as AddressInfo;
-    ctx.vars[step.listen.as] = { url: `http://127.0.0.1:${port}/ftf-callback/${encodeURIComponent(ctx.engine.runId)}`, requests };
+    ctx.vars[step.listen.as] = { url: `http://${urlHost}:${port}/ftf-callback/${encodeURIComponent(ctx.engine.runId)}`, requests };
   },
 };
 

@@ -1,0 +1,60 @@
+/**
+ * Two Playwright projects (the reference in sandbox and in production mode) run every scenario twice; the
+ * verdict is per scenario: failed in either = failed, passed in one and skipped in the other = passed.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
+import { scenarioResults } from '../../src/harness/report/scenario-results.js';
+import { demoReport, outcomes } from './helpers.js';
+
+const skippedRun = (t: JSONReportTest, project: string): JSONReportTest => ({
+  ...t,
+  projectName: project,
+  status: 'skipped',
+  annotations: [...t.annotations, { type: 'skip', description: 'production target: mutations need --allow-mutations and allow_mutations: true in the profile' }],
+  results: t.results.map((r) => ({ ...r, status: 'skipped', errors: [], annotations: [] })),
+});
+
+/** Every spec of the demo report gets a second run in project "production", made by `second`. */
+function twoProjects(second: (t: JSONReportTest, specTitle: string) => JSONReportTest): JSONReport {
+  const report = demoReport();
+  const dup = (s: JSONReportSuite): JSONReportSuite => ({
+    ...s,
+    specs: s.specs.map((sp) => ({ ...sp, tests: sp.tests.flatMap((t) => [{ ...t, projectName: 'sandbox' }, second(t, sp.title)]) })),
+    suites: (s.suites ?? []).map(dup),
+  });
+  return { ...report, suites: report.suites.map(dup) };
+}
+
+const verdictOf = (report: JSONReport, id: string) => outcomes(report).find((o) => o.id === id);
+
+describe('scenario results across two projects', () => {
+  it('one result per scenario id, ids without a project prefix', () => {
+    const results = scenarioResults(twoProjects((t) => skippedRun(t, 'production')));
+    const ids = results.map((r) => r.id);
+    assert.equal(ids.length, new Set(ids).size);
+    assert.equal(ids.length, scenarioResults(demoReport()).length);
+    assert.ok(ids.includes('demo.health'));
+  });
+
+  it('passed in one project and skipped in the other is passed; failed in one and skipped in the other is failed', () => {
+    const report = twoProjects((t) => skippedRun(t, 'production'));
+    assert.equal(verdictOf(report, 'demo.health')?.verdict, 'passed');
+    assert.equal(verdictOf(report, 'demo.wrong-status')?.verdict, 'failed');
+    assert.equal(verdictOf(report, 'demo.production-only')?.verdict, 'skipped');
+  });
+
+  it('failed in the second project turns a first-project pass into failed, naming that project', () => {
+    const report = twoProjects((t, title) => {
+      if (!title.startsWith('demo.health:')) return skippedRun(t, 'production');
+      const failing = demoReport().suites.flatMap(function all(s): JSONReportTest[] {
+        return [...s.specs.filter((sp) => sp.title.startsWith('demo.wrong-status:')).flatMap((sp) => sp.tests), ...(s.suites ?? []).flatMap(all)];
+      })[0]!;
+      return { ...failing, projectName: 'production', annotations: t.annotations };
+    });
+    const health = scenarioResults(report).find((r) => r.id === 'demo.health');
+    assert.equal(health?.project, 'production');
+    assert.equal(verdictOf(report, 'demo.health')?.verdict, 'failed');
+  });
+});
