@@ -6,6 +6,7 @@
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenario } from '../src/harness/engine/run.js';
+import * as allure from 'allure-js-commons';
 import { allureMetadataFor } from '../src/harness/report/allure.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
@@ -22,6 +23,14 @@ for (const problem of suite.problems) {
 }
 
 for (const scenario of suite.scenarios) {
+  const allureMeta = allureMetadataFor({
+    id: scenario.id,
+    title: scenario.title,
+    family: scenario.family,
+    clauses: scenario.covers,
+    tags: scenario.tags,
+    level: scenario.level,
+  });
   test(
     `${scenario.id}: ${scenario.title}`,
     {
@@ -29,20 +38,15 @@ for (const scenario of suite.scenarios) {
       annotation: [
         ...scenario.covers.map((id) => ({ type: 'clause', description: id })),
         { type: 'scenario', description: scenario.id },
-        ...allureMetadataFor({
-          id: scenario.id,
-          title: scenario.title,
-          family: scenario.family,
-          clauses: scenario.covers,
-          tags: scenario.tags,
-          level: scenario.level,
-        }).annotations,
+        ...allureMeta.annotations,
       ],
     },
     async ({ target, engine, checks }, testInfo) => {
       const missing = missingCapabilities(target, scenario.needs);
       test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
       test.setTimeout(target.timeouts.scenarioMs);
+      // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
+      for (const l of allureMeta.links) await allure.link(l.url, l.name, l.type);
       try {
         await runScenario(scenario, engine);
       } finally {

@@ -51,24 +51,27 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
   };
 }
 
-async function main(): Promise<void> {
+/** `npm run mutation` and `ftf-conformance selftest`: parse, run the matrix, print it; returns the exit code. */
+export async function runMutationCli(argv: string[]): Promise<number> {
   let options: MutationOptions;
   try {
-    options = parseMutationArgs(process.argv.slice(2));
+    options = parseMutationArgs(argv);
   } catch (err) {
     if (!(err instanceof MutationUsageError)) throw err;
     if (err.message) console.error(`error: ${err.message}`);
     console.error(USAGE);
-    process.exit(2);
+    return 2;
   }
   const result = await runMutationMatrix(options);
   console.log(`\n${result.matrix}`);
   console.log(`\nreports/mutation.json written${options.writeDocs || (!options.faults && (options.subset ?? 'all') === 'all') ? '; docs/mutation.md updated' : ''}`);
-  process.exitCode = result.ok ? 0 : 1;
+  return result.ok ? 0 : 1;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err: unknown) => {
+  runMutationCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  }, (err: unknown) => {
     console.error(err instanceof FtfError ? err.describe() : err);
     process.exit(1);
   });

@@ -6,6 +6,7 @@ import { initCommand } from './init.js';
 import { listCommand } from './list.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
+import { selftestCommand } from './selftest.js';
 import { verifyCommand } from './verify.js';
 
 /** Registry of CLI commands: add a command by adding its file and one line here. */
@@ -18,4 +19,5 @@ export const commands: Record<string, Command> = {
   coverage: coverageCommand,
   report: reportCommand,
   verify: verifyCommand,
+  selftest: selftestCommand,
 };
