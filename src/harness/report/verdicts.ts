@@ -25,13 +25,8 @@ const ERRORED = /FTF_E_(?:TARGET_|INTERNAL|STEP_FAILED|BOUND_EXCEEDED|REQUEST_FA
 /** The harness itself crashed: its result says nothing about the target. */
 const INTERNAL = /FTF_E_INTERNAL|^\s*(?:TypeError|ReferenceError|SyntaxError|RangeError):/m;
 
-export interface ScenarioOutcome {
-  id: string;
-  title: string;
-  file: string;
-  family: string;
-  clauses: string[];
-  tags: string[];
+/** The scenario's identity and timing come from its Playwright result; the rest is the verdict. */
+export interface ScenarioOutcome extends Pick<ScenarioResult, 'id' | 'title' | 'file' | 'family' | 'clauses' | 'tags' | 'durationMs'> {
   /** must when any covered clause is must (or unknown / none). */
   level: ClauseLevel;
   verdict: ScenarioVerdict;
@@ -42,7 +37,6 @@ export interface ScenarioOutcome {
   /** The harness itself broke (FTF_E_INTERNAL): the run cannot be trusted. */
   internal: boolean;
   flaky: boolean;
-  durationMs: number;
   /** Set by applyWaivers. */
   waivedBy?: string[];
 }
