@@ -2,6 +2,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const HARNESS_NOT_REFERENCE = { group: ['**/reference/**'], message: 'src/harness must not import src/reference; the harness talks to targets over HTTP only.' };
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'reports/', 'test-results/', 'playwright-report/', 'blob-report/', 'allure-results/', 'allure-report/'] },
   js.configs.recommended,
@@ -22,6 +24,17 @@ export default tseslint.config(
   },
   {
     files: ['src/harness/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/reference/**'], message: 'src/harness must not import src/reference; the harness talks to targets over HTTP only.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE] }] },
+  },
+  // Layers inside the harness: arrows run one way. The expression language is a leaf (npm + src/shared only);
+  // checks/ and scenario/ sit below engine/ and never import it. Later blocks replace the rule's options for
+  // their files, so each repeats the harness/reference boundary.
+  {
+    files: ['src/harness/expressions/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE, { regex: '^\\.\\./(?!\\.\\./shared/)', message: 'src/harness/expressions is a leaf: it imports only npm packages and src/shared.' }] }] },
+  },
+  {
+    files: ['src/harness/checks/**/*.ts', 'src/harness/scenario/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE, { group: ['**/engine/**'], message: 'checks/ and scenario/ sit below engine/: move what both need into a lower module (expressions/, schemas/).' }] }] },
   },
 );

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { targetOnLoopback } from '../../src/harness/engine/steps/listen.js';
-import { evaluate } from '../../src/harness/engine/expressions/index.js';
+import { evaluate } from '../../src/harness/expressions/index.js';
 import { json, makeTarget, run, scenarioFromYaml, startStub, type Stub } from './engine-helpers.js';
 
 let stub: Stub;

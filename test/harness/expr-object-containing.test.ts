@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluate, resolveDeep, toPlainJson } from '../../src/harness/engine/expressions/index.js';
+import { evaluate, resolveDeep, toPlainJson } from '../../src/harness/expressions/index.js';
 
 const scope = {
   target: { fields: { subscribe_indication_uid: 'indicationUid' } },

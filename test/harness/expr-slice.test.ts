@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evaluate } from '../../src/harness/engine/expressions/index.js';
+import { evaluate } from '../../src/harness/expressions/index.js';
 
 const scope = { items: [{ uid: 'a' }, { uid: 'b' }, { uid: 'c' }, { uid: 'd' }], k: 1 };
 

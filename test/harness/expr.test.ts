@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ExpressionError } from '../../src/harness/engine/expressions/index.js';
-import { evaluate, freeVariables, interpolateString, isDecimal, parseExpression, resolveDeep, toPlainJson } from '../../src/harness/engine/expressions/index.js';
+import type { ExpressionError } from '../../src/harness/expressions/index.js';
+import { evaluate, freeVariables, interpolateString, isDecimal, parseExpression, resolveDeep, toPlainJson } from '../../src/harness/expressions/index.js';
 
 const scope = {
   sub: { body: { uid: 'S-1', amount: 0.1, items: [{ id: 'a' }, { id: 'b' }, { id: 'a' }] } },

@@ -2,7 +2,7 @@
  * Subset match: every key of the expectation must be present in the body with an equal value (numbers by
  * value, Decimals included); lists match element-wise and must have the same length.
  */
-import { deepEqual, isPlainObject, preview } from '../engine/expressions/values.js';
+import { deepEqual, isPlainObject, preview } from '../expressions/values.js';
 import { describeExchange, type Redact } from './excerpt.js';
 import { result, type CheckedResponse, type CheckResult, type Severity } from './types.js';
 

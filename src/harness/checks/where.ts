@@ -1,5 +1,5 @@
 /** A predicate expression over the variables must evaluate to true (a non-boolean result is a failure too). */
-import { evaluate, preview, type Scope } from '../engine/expressions/index.js';
+import { evaluate, preview, type Scope } from '../expressions/index.js';
 import { result, type CheckResult, type Severity } from './types.js';
 
 export function checkWhere(expression: string, scope: Scope, severity: Severity = 'must'): CheckResult {

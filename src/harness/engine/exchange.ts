@@ -9,7 +9,7 @@ import { describeExchange } from '../checks/excerpt.js';
 import type { RequestSpec, SourceLocation } from '../scenario/types.js';
 import { FtfError } from '../../shared/errors.js';
 import { ENGINE_ERROR_CODES, StepError } from './errors.js';
-import type { Scope } from './expressions/index.js';
+import type { Scope } from '../expressions/index.js';
 import { buildRequest } from './request.js';
 import type { EngineContext, ResponseRecord } from './types.js';
 

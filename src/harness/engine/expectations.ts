@@ -7,7 +7,7 @@ import { checkStatus } from '../checks/status.js';
 import type { CheckResult, Severity } from '../checks/types.js';
 import type { ResponseExpectation, SourceLocation } from '../scenario/types.js';
 import { ENGINE_ERROR_CODES, StepError } from './errors.js';
-import { isPlainObject, resolveDeep, typeName, type Scope } from './expressions/index.js';
+import { isPlainObject, resolveDeep, typeName, type Scope } from '../expressions/index.js';
 import type { ResponseRecord, StepContext } from './types.js';
 
 export function responseChecks(ctx: StepContext, r: ResponseRecord, e: ResponseExpectation, severity: Severity, scope: Scope): CheckResult[] {

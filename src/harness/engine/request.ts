@@ -5,7 +5,7 @@
  */
 import type { AuthSpec, Base, RequestSpec, SourceLocation } from '../scenario/types.js';
 import type { HttpRequest } from '../http/types.js';
-import { bareExpression, evaluate, interpolateString, isPlainObject, resolveDeep, toPlainJson, toText, typeName, type Scope } from './expressions/index.js';
+import { bareExpression, evaluate, interpolateString, isPlainObject, resolveDeep, toPlainJson, toText, typeName, type Scope } from '../expressions/index.js';
 import { ENGINE_ERROR_CODES, StepError } from './errors.js';
 import type { EngineContext } from './types.js';
 

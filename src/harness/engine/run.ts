@@ -6,7 +6,7 @@ import type { CheckResult } from '../checks/types.js';
 import type { LocatedStep, Scenario } from '../scenario/types.js';
 import { CheckFailure, ENGINE_ERROR_CODES, StepError } from './errors.js';
 import { sendExchange } from './exchange.js';
-import { bareExpression, evaluate, preview, resolveDeep } from './expressions/index.js';
+import { bareExpression, evaluate, preview, resolveDeep } from '../expressions/index.js';
 import { stepHandler } from './steps/registry.js';
 import { targetView } from './target-view.js';
 import type { EngineContext, ScenarioOutcome, StepContext } from './types.js';

@@ -4,8 +4,8 @@
  * Step groups may read only their params, the built-ins and what they define themselves.
  */
 import type { FtfError } from '../../shared/errors.js';
-import { bareExpression, calledFunctions, compileExpression, freeVariables, FUNCTION_NAMES, parseTemplate } from '../engine/expressions/index.js';
-import { isPlainObject } from '../engine/expressions/values.js';
+import { bareExpression, calledFunctions, compileExpression, freeVariables, FUNCTION_NAMES, parseTemplate } from '../expressions/index.js';
+import { isPlainObject } from '../expressions/values.js';
 import { scenarioError, type PathSegment, type YamlSource } from './source.js';
 import { STEP_KINDS } from './validate.js';
 

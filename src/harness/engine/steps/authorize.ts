@@ -6,7 +6,7 @@
  */
 import type { AuthorizeStep } from '../../scenario/types.js';
 import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
-import { interpolateString, toText } from '../expressions/index.js';
+import { interpolateString, toText } from '../../expressions/index.js';
 import type { StepHandler } from '../types.js';
 
 export const authorizeStep: StepHandler<AuthorizeStep> = {

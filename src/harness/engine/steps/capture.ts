@@ -2,7 +2,7 @@
 import { result } from '../../checks/types.js';
 import { excerpt } from '../../checks/excerpt.js';
 import type { CaptureStep } from '../../scenario/types.js';
-import { getPointer } from '../expressions/index.js';
+import { getPointer } from '../../expressions/index.js';
 import { responseOf } from '../expectations.js';
 import type { StepHandler } from '../types.js';
 

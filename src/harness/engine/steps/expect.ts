@@ -1,7 +1,7 @@
 /** `expect`: status, schema, JSON subset, headers, detail text and `where:` predicates on one response. */
 import { checkWhere } from '../../checks/where.js';
 import type { ExpectStep } from '../../scenario/types.js';
-import { bareExpression } from '../expressions/index.js';
+import { bareExpression } from '../../expressions/index.js';
 import { responseChecks, responseOf } from '../expectations.js';
 import type { StepHandler } from '../types.js';
 

@@ -1,7 +1,7 @@
 /** `fail_if`: fail the scenario with `message` when the expression is true. */
 import { result } from '../../checks/types.js';
 import type { FailIfStep } from '../../scenario/types.js';
-import { interpolateString, toText } from '../expressions/index.js';
+import { interpolateString, toText } from '../../expressions/index.js';
 import type { StepHandler } from '../types.js';
 
 export const failIfStep: StepHandler<FailIfStep> = {

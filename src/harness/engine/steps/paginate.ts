@@ -8,7 +8,7 @@
 import { excerpt } from '../../checks/excerpt.js';
 import type { PaginateStep } from '../../scenario/types.js';
 import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
-import { bareExpression, compileExpression, expressionsIn, freeVariables, getPointer, preview, toText } from '../expressions/index.js';
+import { bareExpression, compileExpression, expressionsIn, freeVariables, getPointer, preview, toText } from '../../expressions/index.js';
 import type { ResponseRecord, StepHandler } from '../types.js';
 
 export const paginateStep: StepHandler<PaginateStep> = {

@@ -10,7 +10,7 @@ import type { CheckResult } from '../../checks/types.js';
 import { checkWhere } from '../../checks/where.js';
 import type { CountExpectation, ParallelStep, RequestSpec } from '../../scenario/types.js';
 import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
-import { bareExpression, evaluate, typeName } from '../expressions/index.js';
+import { bareExpression, evaluate, typeName } from '../../expressions/index.js';
 import { responseChecks } from '../expectations.js';
 import type { ResponseRecord, StepContext, StepHandler } from '../types.js';
 

@@ -1,6 +1,6 @@
 /** `set`: variables from values/expressions, evaluated in order (a later one may use an earlier one). */
 import type { SetStep } from '../../scenario/types.js';
-import { resolveDeep } from '../expressions/index.js';
+import { resolveDeep } from '../../expressions/index.js';
 import type { StepHandler } from '../types.js';
 
 export const setStep: StepHandler<SetStep> = {

@@ -4,7 +4,7 @@
  */
 import type { UseStep } from '../../scenario/types.js';
 import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
-import { resolveDeep } from '../expressions/index.js';
+import { resolveDeep } from '../../expressions/index.js';
 import type { StepHandler } from '../types.js';
 
 export const useStep: StepHandler<UseStep> = {

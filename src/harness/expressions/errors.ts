@@ -1,4 +1,4 @@
-import { FtfError } from '../../../shared/errors.js';
+import { FtfError } from '../../shared/errors.js';
 
 /** A syntax or evaluation error in a scenario expression; names the expression and the column inside it. */
 export class ExpressionError extends FtfError {
