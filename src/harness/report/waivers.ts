@@ -5,8 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { FtfError } from '../../shared/errors.js';
+import { fileValidator } from '../schemas/ajv.js';
 import { fieldName, parseYamlSource, pointerSegments } from '../target/locate.js';
 import type { ClauseCatalogue } from './clauses.js';
 import type { ScenarioOutcome } from './verdicts.js';
@@ -22,7 +23,6 @@ export interface Waiver {
 }
 
 const SCHEMA_URL = new URL('./waivers.schema.json', import.meta.url);
-let validateFn: ReturnType<Ajv2020['compile']> | undefined;
 
 /** `<profile dir>/<profile basename>.waivers.yaml`, e.g. fixtures/targets/sandbox.waivers.yaml. */
 export function defaultWaiversFile(profileFile: string): string {
@@ -40,7 +40,7 @@ export function loadWaivers(file: string): Waiver[] {
     });
   }
   const value: unknown = source.doc.toJS() ?? { waivers: [] };
-  validateFn ??= new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
+  const validateFn = fileValidator(SCHEMA_URL);
   if (!validateFn(value)) {
     // The oneOf branches report "scenario/clause is required"; the oneOf error itself says it better.
     const errors = (validateFn.errors ?? []).filter((x) => !(x.keyword === 'required' && ['scenario', 'clause'].includes(String(x.params.missingProperty))));

@@ -1,17 +1,17 @@
 /**
- * Structural validation of scenario and step-group files against schemas/scenario.schema.json. A small ajv
- * instance of its own (the response-schema registry is a different concern), compiled once per process.
+ * Structural validation of scenario and step-group files against schemas/scenario.schema.json, compiled once
+ * per process into the harness's one Ajv instance (schemas/ajv.ts).
  * ajv errors are data; this module turns the relevant ones into located, readable FtfErrors.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { fileValidator } from '../schemas/ajv.js';
 import type { FtfError } from '../../shared/errors.js';
 import { REPO_ROOT } from './clauses.js';
 import { scenarioError, type PathSegment, type YamlSource } from './source.js';
 
 export const SCENARIO_SCHEMA_FILE = join(REPO_ROOT, 'schemas/scenario.schema.json');
-const SCHEMA_ID = 'https://ftf-conformance.dev/schemas/scenario.schema.json';
 export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'use', 'clock', 'fail_if', 'listen', 'wait', 'authorize'] as const;
 
 type SchemaNode = { properties?: object; allOf?: SchemaNode[]; $ref?: string };
@@ -20,13 +20,8 @@ let compiled: { scenario: ValidateFunction; group: ValidateFunction; root: { $de
 
 function validators(): { scenario: ValidateFunction; group: ValidateFunction; root: { $defs: Record<string, SchemaNode> } } {
   if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
     const root = JSON.parse(readFileSync(SCENARIO_SCHEMA_FILE, 'utf8')) as { $defs: Record<string, SchemaNode> };
-    ajv.addSchema(root);
-    const scenario = ajv.getSchema(SCHEMA_ID);
-    const group = ajv.getSchema(`${SCHEMA_ID}#/$defs/stepGroup`);
-    if (!scenario || !group) throw new Error('scenario schema did not compile');
-    compiled = { scenario, group, root };
+    compiled = { scenario: fileValidator(SCENARIO_SCHEMA_FILE), group: fileValidator(SCENARIO_SCHEMA_FILE, '#/$defs/stepGroup'), root };
   }
   return compiled;
 }

@@ -1,15 +1,13 @@
 /**
- * The ONE Ajv instance of the process and its compiled validators. Every file under schemas/api is loaded
+ * The response-schema registry: compiled validators of schemas/api in the one Ajv instance (ajv.ts). Every file under schemas/api is loaded
  * and compiled once, on first use; derived schemas (a schema located at a JSON pointer, see derived.ts) are
  * compiled once per distinct shape. Nothing here compiles per call.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
-import { addFtfVocabulary } from './formats.js';
+import { harnessAjv, type Ajv } from './ajv.js';
 import { SchemaError } from './errors.js';
 
 export const SCHEMA_ID_PREFIX = 'https://ftf-conformance.dev/schemas/api/';
@@ -17,10 +15,7 @@ export const SCHEMA_ID_SUFFIX = '.schema.json';
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const API_SCHEMAS_DIR = join(REPO_ROOT, 'schemas', 'api');
 
-// ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is typed as the module.
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
-
-export type Ajv = Ajv2020;
+export type { Ajv } from './ajv.js';
 
 interface Store {
   ajv: Ajv;
@@ -44,22 +39,6 @@ export function shortName(id: string): string {
   if (!id.startsWith('derived:')) return strip(id);
   const [base = '', pointer = '', at = ''] = id.slice('derived:'.length).split('|');
   return `${base ? `${strip(base)}, ` : ''}${pointer || '(body)'}: ${strip(at)}`;
-}
-
-function createAjv(): Ajv {
-  const ajv = new Ajv2020({
-    // strictSchema catches typos in keywords; required/types strictness would forbid allOf-composed schemas.
-    strict: true,
-    strictRequired: false,
-    strictTypes: false,
-    allowUnionTypes: true,
-    allErrors: true,
-    // verbose gives each error its data and parentSchema, used for "(got number 12.5)" messages.
-    verbose: true,
-  });
-  addFormats(ajv);
-  addFtfVocabulary(ajv);
-  return ajv;
 }
 
 function loadApiSchemas(ajv: Ajv, dir: string): Map<string, string> {
@@ -93,7 +72,7 @@ function loadApiSchemas(ajv: Ajv, dir: string): Map<string, string> {
 /** The process-wide store, created and fully compiled on first call. */
 export function getStore(): Store {
   if (store) return store;
-  const ajv = createAjv();
+  const ajv = harnessAjv();
   const names = loadApiSchemas(ajv, API_SCHEMAS_DIR);
   const byId = new Map<string, ValidateFunction>();
   for (const [name, id] of names) {

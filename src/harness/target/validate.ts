@@ -2,11 +2,10 @@
  * Validates a parsed profile against schemas/target.schema.json and turns ajv's errors into issues that
  * name the field as the user wrote it (credentials.primary.client_id) plus its line and column.
  *
- * The target schema is compiled here, once per process, with its own ajv instance: profiles are loaded
- * before the API schema registry exists, and the registry is about responses, not configuration.
+ * The target schema is compiled once per process into the harness's one Ajv instance (schemas/ajv.ts).
  */
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { fileValidator } from '../schemas/ajv.js';
 import { fieldName, pointerSegments, type YamlSource } from './locate.js';
 
 export interface ProfileIssue {
@@ -39,18 +38,8 @@ const PATTERN_HINTS: Record<string, string> = {
   redirect_uri: 'an absolute URI such as https://app.example.com/callback',
 };
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, verbose: true });
-    compiled = ajv.compile(JSON.parse(readFileSync(TARGET_SCHEMA_URL, 'utf8')) as object);
-  }
-  return compiled;
-}
-
 export function validateProfile(value: unknown, source: YamlSource): ProfileIssue[] {
-  const validate = validator();
+  const validate = fileValidator(TARGET_SCHEMA_URL);
   if (validate(value)) return [];
   const issues = (validate.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'not').map((e) => toIssue(e, source, value));
   // allOf/if-then and propertyNames can repeat the same complaint; keep one per field+message.

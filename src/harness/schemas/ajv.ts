@@ -1,0 +1,60 @@
+/**
+ * The ONE Ajv instance of the harness: draft 2020-12, ajv-formats plus the project's formats and annotation
+ * keywords, one set of options. The response-schema registry (store.ts) and the validators of our own files
+ * (scenario, target profile, waivers) all compile into it, each schema once per process.
+ *
+ * The reference server validates requests with Ajv of its own (src/reference/http/validation.ts): it may not
+ * import the harness, and request validation needs type coercion for path and query strings, which a
+ * response checker must never do.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { addFtfVocabulary } from './formats.js';
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is typed as the module.
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
+
+export type Ajv = Ajv2020;
+
+let instance: Ajv | undefined;
+const byFile = new Map<string, ValidateFunction>();
+
+/** The process-wide instance, created on first use. */
+export function harnessAjv(): Ajv {
+  if (instance) return instance;
+  instance = new Ajv2020({
+    // strictSchema catches typos in keywords; required/types strictness would forbid allOf-composed schemas.
+    strict: true,
+    strictRequired: false,
+    strictTypes: false,
+    allowUnionTypes: true,
+    allErrors: true,
+    // verbose gives each error its data and parentSchema, used for "(got number 12.5)" messages and for
+    // naming the fields allowed where an unknown one was written.
+    verbose: true,
+  });
+  addFormats(instance);
+  addFtfVocabulary(instance);
+  return instance;
+}
+
+/**
+ * The validator of a schema file with an `$id` (optionally at a `#/$defs/…` fragment), added to the one
+ * instance on first use; later calls get ajv's compiled function back.
+ */
+export function fileValidator(file: string | URL, fragment = ''): ValidateFunction {
+  const key = `${String(file)}${fragment}`;
+  const known = byFile.get(key);
+  if (known) return known;
+  const ajv = harnessAjv();
+  const schema = JSON.parse(readFileSync(file, 'utf8')) as AnySchemaObject;
+  const id = schema.$id;
+  if (typeof id !== 'string') throw new Error(`schema ${String(file)} has no $id`);
+  if (!ajv.getSchema(id)) ajv.addSchema(schema);
+  const validate = ajv.getSchema(`${id}${fragment}`);
+  if (!validate) throw new Error(`schema ${id}${fragment} did not compile`);
+  byFile.set(key, validate);
+  return validate;
+}
