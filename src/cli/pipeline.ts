@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildAllureReport } from '../harness/report/allure-report.js';
 import { writeAllureSupportFiles } from '../harness/report/allure.js';
-import { loadClauseCatalogue, type ClauseCatalogue } from '../harness/report/clauses.js';
+import { loadClauseCatalogue, type ClauseCatalogue } from '../harness/spec/clauses.js';
 import { REPO_ROOT, reportPaths } from '../harness/report/paths.js';
 import { readPlaywrightReport, scenarioResults } from '../harness/report/scenario-results.js';
 import { scenarioOutcome, summarize, type FailOn, type VerdictSummary } from '../harness/report/verdicts.js';

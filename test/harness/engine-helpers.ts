@@ -11,7 +11,7 @@ import type { CheckResult } from '../../src/harness/checks/types.js';
 import { runScenario } from '../../src/harness/engine/run.js';
 import type { EngineContext, ScenarioOutcome } from '../../src/harness/engine/types.js';
 import { createUndiciTransport } from '../../src/harness/http/undici-transport.js';
-import type { Clause } from '../../src/harness/scenario/clauses.js';
+import type { Clause } from '../../src/harness/spec/clauses.js';
 import { describeProblem, loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import type { Scenario } from '../../src/harness/scenario/types.js';
 import type { OperationMatch, SchemaRegistry } from '../../src/harness/schemas/types.js';

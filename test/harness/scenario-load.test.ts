@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FtfError } from '../../src/shared/errors.js';
-import { loadClauses } from '../../src/harness/scenario/clauses.js';
+import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
 import { describeProblem, loadScenarioSuite, loadScenarios } from '../../src/harness/scenario/load.js';
 import { TEST_CLAUSES } from './engine-helpers.js';
 
@@ -113,7 +113,7 @@ describe('scenario loader: broken files', () => {
 
 describe('scenario loader: the real specs', () => {
   it('the smoke scenarios load against the real clause catalogue', () => {
-    const real = loadClauses();
+    const real = loadClauseCatalogue().byId;
     assert.ok(real.has('AUTH-TOKEN-ROOT'));
     const suite = loadScenarioSuite(join(import.meta.dirname, '../../specs'), { clauses: real });
     assert.deepEqual(suite.problems.map(describeProblem), []);
@@ -121,13 +121,13 @@ describe('scenario loader: the real specs', () => {
   });
 
   it('one family folder still finds the shared step groups in specs/_steps and keeps its family name', () => {
-    const suite = loadScenarioSuite(join(import.meta.dirname, '../../specs/token'), { clauses: loadClauses() });
+    const suite = loadScenarioSuite(join(import.meta.dirname, '../../specs/token'), { clauses: loadClauseCatalogue().byId });
     assert.deepEqual(suite.problems.map(describeProblem), []);
     assert.ok(suite.scenarios.length > 0);
     assert.ok(suite.scenarios.every((s) => s.family === 'token'));
   });
 
   it('FTF_SPEC_DIR that does not exist is a typed error', () => {
-    assert.throws(() => loadClauses('/nonexistent/spec'), (e: FtfError) => e.code === 'FTF_E_SPEC_MISSING' && /FTF_SPEC_DIR/.test(e.hint ?? ''));
+    assert.throws(() => loadClauseCatalogue('/nonexistent/spec'), (e: FtfError) => e.code === 'FTF_E_SPEC_MISSING' && /FTF_SPEC_DIR/.test(e.hint ?? ''));
   });
 });

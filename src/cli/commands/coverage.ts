@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadClauseCatalogue, specArea } from '../../harness/report/clauses.js';
+import { loadClauseCatalogue, specArea } from '../../harness/spec/clauses.js';
 import { REPO_ROOT } from '../../harness/report/paths.js';
 import { missingCapabilities } from '../../harness/target/capabilities.js';
 import type { Capability } from '../../harness/target/types.js';

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SPEC_AREAS, specArea, type ClauseCatalogue } from './clauses.js';
+import { SPEC_AREAS, specArea, type ClauseCatalogue } from '../spec/clauses.js';
 
 export interface ScenarioMeta {
   id: string;

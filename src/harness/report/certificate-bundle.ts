@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { buildCertificateBody, serializeCertificate, signCertificate, type Certificate, type CertificateInput } from './certificate.js';
 import { certificateHtml, certificateMarkdown } from './certificate-render.js';
-import { sha256 } from './clauses.js';
+import { sha256 } from '../spec/clauses.js';
 import { expandHarPaths, mergeHar } from './har.js';
 import type { SigningKey } from './signing.js';
 

@@ -1,5 +1,5 @@
 /** Readable renderings of a certificate: Markdown and one self-contained, escaped HTML page. */
-import { specArea } from './clauses.js';
+import { specArea } from '../spec/clauses.js';
 import type { Certificate } from './certificate.js';
 
 const MARK: Record<string, string> = {

@@ -2,15 +2,10 @@
  * Where report inputs and outputs live. Everything is relative to the repository root (found from this
  * file, not from the working directory, so the CLI works from any folder); env vars override for CI.
  */
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { REPO_ROOT } from '../repo-root.js';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-/** Folder holding ftf-interface-spec.md and clauses.yaml (FTF_SPEC_DIR overrides). */
-export function specDir(): string {
-  return process.env.FTF_SPEC_DIR ? resolve(process.env.FTF_SPEC_DIR) : resolve(REPO_ROOT, '../shared/spec');
-}
+export { REPO_ROOT };
 
 /** Root of every generated report (FTF_REPORTS_DIR overrides; tests point it at a temp folder). */
 export function reportsDir(): string {

@@ -2,7 +2,7 @@
  * Verdicts: one per scenario, one per clause (the worst of its scenarios), totals and the overall verdict.
  * A run that executed no scenario is `nothing-tested`, never green.
  */
-import type { ClauseCatalogue, ClauseLevel } from './clauses.js';
+import type { ClauseCatalogue, ClauseLevel } from '../spec/clauses.js';
 import type { ScenarioResult } from './scenario-results.js';
 
 export type ScenarioVerdict = 'passed' | 'failed' | 'warning' | 'skipped' | 'not-applicable' | 'errored' | 'waived';

@@ -9,7 +9,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { FtfError } from '../../shared/errors.js';
 import { fileValidator } from '../schemas/ajv.js';
 import { fieldName, parseYamlSource, pointerSegments } from '../target/locate.js';
-import type { ClauseCatalogue } from './clauses.js';
+import type { ClauseCatalogue } from '../spec/clauses.js';
 import type { ScenarioOutcome } from './verdicts.js';
 
 export interface Waiver {

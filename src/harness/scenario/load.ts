@@ -7,7 +7,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import type { Capability } from '../target/types.js';
-import { loadClauses, REPO_ROOT, type Clause } from './clauses.js';
+import { REPO_ROOT } from '../repo-root.js';
+import { loadClauseCatalogue, type Clause } from '../spec/clauses.js';
 import { analyzeSteps, analyzeVars, BUILTIN_VARS, stepKind, type Analysis, type GroupInfo } from './semantic.js';
 import { readYamlSource, scenarioError, type YamlSource } from './source.js';
 import type { LocatedStep, Scenario, ScenarioDocument, Step, StepGroup } from './types.js';
@@ -26,7 +27,7 @@ export interface ScenarioSuite {
 }
 
 export interface LoadOptions {
-  /** Clause catalogue; default loadClauses() (FTF_SPEC_DIR or ../shared/spec). */
+  /** Clauses by id; default loadClauseCatalogue().byId (FTF_SPEC_DIR or ../shared/spec). */
   clauses?: Map<string, Clause>;
   /** Folder of step groups; default: the nearest `_steps` in dir or one of its parents (so specs/token finds specs/_steps). */
   stepsDir?: string;
@@ -37,7 +38,7 @@ export const STEPS_DIR = '_steps';
 /** Load everything; never throws for a bad scenario file (see problems). */
 export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): ScenarioSuite {
   const root = resolve(dir);
-  const clauses = opts.clauses ?? loadClauses();
+  const clauses = opts.clauses ?? loadClauseCatalogue().byId;
   const problems: ScenarioProblem[] = [];
   const stepsDir = opts.stepsDir ? resolve(opts.stepsDir) : findStepsDir(root);
   const groupSet = loadGroups(stepsDir, problems);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { fileValidator } from '../schemas/ajv.js';
 import type { FtfError } from '../../shared/errors.js';
-import { REPO_ROOT } from './clauses.js';
+import { REPO_ROOT } from '../repo-root.js';
 import { scenarioError, type PathSegment, type YamlSource } from './source.js';
 
 export const SCENARIO_SCHEMA_FILE = join(REPO_ROOT, 'schemas/scenario.schema.json');

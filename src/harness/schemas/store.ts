@@ -4,15 +4,15 @@
  * compiled once per distinct shape. Nothing here compiles per call.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { REPO_ROOT } from '../repo-root.js';
 import { harnessAjv, type Ajv } from './ajv.js';
 import { SchemaError } from './errors.js';
 
 export const SCHEMA_ID_PREFIX = 'https://ftf-conformance.dev/schemas/api/';
 export const SCHEMA_ID_SUFFIX = '.schema.json';
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export { REPO_ROOT };
 export const API_SCHEMAS_DIR = join(REPO_ROOT, 'schemas', 'api');
 
 export type { Ajv } from './ajv.js';

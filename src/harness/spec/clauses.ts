@@ -1,13 +1,15 @@
 /**
- * The clause catalogue (clauses.yaml next to the spec): the ids scenarios cover, their level (must/should)
- * and what a target needs for them to be testable. Also the spec's sha256, which certificates pin.
+ * The ONE clause catalogue loader (clauses.yaml next to the spec): the ids scenarios cover, their level
+ * (must/should) and what a target needs for them to be testable. Also the spec's sha256, which certificates
+ * pin. The scenario loader checks `covers:` against it; reports, coverage and certificates group by it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { FtfError } from '../../shared/errors.js';
-import { specDir } from './paths.js';
+import { REPO_ROOT } from '../repo-root.js';
+import type { Capability } from '../target/types.js';
 
 export type ClauseLevel = 'must' | 'should';
 
@@ -16,7 +18,7 @@ export interface Clause {
   ref: string;
   says: string;
   /** Target capabilities the clause needs to be checked black-box (empty = any target). */
-  needs: string[];
+  needs: Capability[];
   level: ClauseLevel;
 }
 
@@ -49,9 +51,34 @@ export function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/** Folder holding ftf-interface-spec.md and clauses.yaml: FTF_SPEC_DIR, else ../shared/spec next to the repository. */
+export function specDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.FTF_SPEC_DIR ? resolve(env.FTF_SPEC_DIR) : resolve(REPO_ROOT, '../shared/spec');
+}
+
+// Scenario suites are loaded several times per process (workers, CLI commands); the files rarely change.
+const cache = new Map<string, { stamp: string; catalogue: ClauseCatalogue }>();
+
 export function loadClauseCatalogue(dir = specDir()): ClauseCatalogue {
   const clausesFile = join(dir, 'clauses.yaml');
   const specFile = join(dir, 'ftf-interface-spec.md');
+  const stamp = [clausesFile, specFile].map(mtimeOf).join('|');
+  const cached = cache.get(dir);
+  if (cached && cached.stamp === stamp) return cached.catalogue;
+  const catalogue = readCatalogue(clausesFile, specFile);
+  cache.set(dir, { stamp, catalogue });
+  return catalogue;
+}
+
+function mtimeOf(file: string): string {
+  try {
+    return String(statSync(file).mtimeMs);
+  } catch {
+    return 'missing';
+  }
+}
+
+function readCatalogue(clausesFile: string, specFile: string): ClauseCatalogue {
   const clausesText = readOrThrow(clausesFile);
   const specText = readOrThrow(specFile);
   const doc = parse(clausesText) as { clauses?: unknown };
@@ -74,7 +101,7 @@ function toClause(raw: unknown, index: number, file: string): Clause {
     id: r.id,
     ref: typeof r.ref === 'string' ? r.ref : '',
     says: typeof r.says === 'string' ? r.says : '',
-    needs: Array.isArray(r.needs) ? r.needs.map(String) : [],
+    needs: Array.isArray(r.needs) ? (r.needs.map(String) as Capability[]) : [],
     level: r.level,
   };
 }
@@ -85,7 +112,8 @@ function readOrThrow(file: string): string {
   } catch (cause) {
     throw new FtfError('FTF_E_SPEC_MISSING', `cannot read ${file}`, {
       cause,
-      hint: 'set FTF_SPEC_DIR to the folder holding ftf-interface-spec.md and clauses.yaml',
+      hint: 'set FTF_SPEC_DIR to the folder holding ftf-interface-spec.md and clauses.yaml (default ../shared/spec relative to the repository root)',
+      location: { file },
     });
   }
 }
