@@ -5,7 +5,7 @@
 import type { AuthClient } from '../auth/types.js';
 import type { CheckResult } from '../checks/types.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
-import type { LocatedStep, RequestSpec, SourceLocation, Step } from '../scenario/types.js';
+import type { LocatedStep, RequestSpec, SourceLocation, Step, StepKind } from '../scenario/types.js';
 import type { SchemaRegistry } from '../schemas/types.js';
 import type { ResolvedTarget } from '../target/types.js';
 
@@ -91,7 +91,7 @@ export interface StepContext {
 }
 
 export interface StepHandler<S extends Step = Step> {
-  kind: string;
+  kind: StepKind;
   /** Readable default title (the step's `name:` wins). */
   title(step: S): string;
   run(step: S, ctx: StepContext): Promise<void>;

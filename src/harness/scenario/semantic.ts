@@ -7,7 +7,7 @@ import type { FtfError } from '../../shared/errors.js';
 import { bareExpression, calledFunctions, compileExpression, freeVariables, FUNCTION_NAMES, parseTemplate } from '../expressions/index.js';
 import { isPlainObject } from '../expressions/values.js';
 import { scenarioError, type PathSegment, type YamlSource } from './source.js';
-import { STEP_KINDS } from './validate.js';
+import { STEP_KINDS } from './types.js';
 
 /** Always defined while a scenario runs. `last` is the most recent response. */
 export const BUILTIN_VARS = ['target', 'run_id', 'scenario_id', 'last'] as const;

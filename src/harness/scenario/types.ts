@@ -89,6 +89,14 @@ export interface WaitStep extends StepCommon { wait: { ms: number; until?: strin
 /** Consent only (PKCE S256) for a credential; `as` gets {code, code_verifier, redirect_uri, state, client_id}. */
 export interface AuthorizeStep extends StepCommon { authorize: { credential?: string; redirect_uri?: string; as: string } }
 
+/**
+ * The step kinds, in the order the docs list them: the ONE list. The engine's step registry is keyed by it (the
+ * compiler refuses a kind without a handler); schemas/scenario.schema.json and the README repeat it as data,
+ * and test/harness/step-kinds.test.ts keeps those equal.
+ */
+export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'use', 'clock', 'fail_if', 'listen', 'wait', 'authorize'] as const;
+export type StepKind = (typeof STEP_KINDS)[number];
+
 export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ParallelStep | UseStep | ClockStep | FailIfStep | ListenStep | WaitStep | AuthorizeStep;
 
 /** Where a node of a YAML file is (1-based line and column). */

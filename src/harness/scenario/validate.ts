@@ -10,9 +10,9 @@ import { fileValidator } from '../schemas/ajv.js';
 import type { FtfError } from '../../shared/errors.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { scenarioError, type PathSegment, type YamlSource } from './source.js';
+import { STEP_KINDS } from './types.js';
 
 export const SCENARIO_SCHEMA_FILE = join(REPO_ROOT, 'schemas/scenario.schema.json');
-export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'use', 'clock', 'fail_if', 'listen', 'wait', 'authorize'] as const;
 
 type SchemaNode = { properties?: object; allOf?: SchemaNode[]; $ref?: string };
 

@@ -1,8 +1,9 @@
 /**
  * The step registry: one handler per kind, looked up by the kind key of a step. Adding a kind = one file
- * exporting a StepHandler + one line here + its $defs entry in schemas/scenario.schema.json.
+ * exporting a StepHandler + its name in STEP_KINDS (scenario/types.ts) + one line here (the compiler asks
+ * for it) + its $defs entry in schemas/scenario.schema.json (test/harness/step-kinds.test.ts asks for it).
  */
-import type { SourceLocation, Step } from '../../scenario/types.js';
+import { STEP_KINDS, type SourceLocation, type Step, type StepKind } from '../../scenario/types.js';
 import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
 import type { StepHandler } from '../types.js';
 import { authorizeStep } from './authorize.js';
@@ -19,9 +20,25 @@ import { setStep } from './set.js';
 import { useStep } from './use.js';
 import { waitStep } from './wait.js';
 
-const HANDLERS = [requestStep, expectStep, captureStep, setStep, paginateStep, pollStep, parallelStep, useStep, clockStep, failIfStep, listenStep, waitStep, authorizeStep] as const;
+type StepOf<K extends StepKind> = Extract<Step, Record<K, unknown>>;
 
-const REGISTRY: ReadonlyMap<string, StepHandler> = new Map(HANDLERS.map((h) => [h.kind, h as unknown as StepHandler]));
+const HANDLERS: { readonly [K in StepKind]: StepHandler<StepOf<K>> } = {
+  request: requestStep,
+  expect: expectStep,
+  capture: captureStep,
+  set: setStep,
+  paginate: paginateStep,
+  poll: pollStep,
+  parallel: parallelStep,
+  use: useStep,
+  clock: clockStep,
+  fail_if: failIfStep,
+  listen: listenStep,
+  wait: waitStep,
+  authorize: authorizeStep,
+};
+
+const REGISTRY: ReadonlyMap<string, StepHandler> = new Map(STEP_KINDS.map((k) => [k, HANDLERS[k] as unknown as StepHandler]));
 
 export function stepHandler(kind: string, at?: SourceLocation): StepHandler<Step> {
   const handler = REGISTRY.get(kind);
