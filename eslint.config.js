@@ -26,6 +26,11 @@ export default tseslint.config(
     files: ['src/harness/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE] }] },
   },
+  // Benchmarks use src (and bench/lib), never the self-tests' helpers.
+  {
+    files: ['bench/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**'], message: 'bench/ must not import test/: move what both need into src/ or bench/lib/.' }] }] },
+  },
   // Layers inside the harness: arrows run one way. The expression language is a leaf (npm + src/shared only);
   // checks/ and scenario/ sit below engine/ and never import it. Later blocks replace the rule's options for
   // their files, so each repeats the harness/reference boundary.

@@ -7,7 +7,7 @@
  *   npx tsx bench/suite-wall.ts [runs=3]
  */
 import { rmSync } from 'node:fs';
-import { flattenTests, runCatalogue } from '../test/hostile/playwright-run.js';
+import { flattenTests, runCatalogue } from '../src/selftest/catalogue-run.js';
 import { median } from './lib/children.js';
 
 export interface SuiteRun {

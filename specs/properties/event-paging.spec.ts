@@ -1,15 +1,15 @@
 /**
  * fast-check properties of GET /event paging (issue 4, point 2). Each property generates start cursors and
  * fences taken from a snapshot of the stream, page limits (1..50, occasionally large) and appends between
- * page reads, and checks every walk against the snapshot (oracle.ts). Annotated with `clause` like the YAML
+ * page reads, and checks every walk against the snapshot (src/harness/properties/oracle.ts). Annotated with `clause` like the YAML
  * scenarios so coverage and the mutation matrix count them. FTF_FC_RUNS / FTF_FC_SEED / FTF_FC_PATH override.
  */
 import type { TestInfo } from '@playwright/test';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
 import { test, type PagingFixture } from './fixtures.js';
-import { preparePagingProperty } from './paging-property.js';
-import { propertySettings } from './runner.js';
-import type { PagingClause } from './types.js';
+import { preparePagingProperty } from '../../src/harness/properties/paging-property.js';
+import { propertySettings } from '../../src/harness/properties/runner.js';
+import type { PagingClause } from '../../src/harness/properties/types.js';
 
 const DEFAULT_RUNS = 25;
 const ALL: PagingClause[] = ['EP-EVENT-PAGING', 'EP-EVENT-FENCE', 'EP-EVENT-PAGE-LIMIT', 'EP-EVENT-TOTAL', 'EVS-ORDER'];

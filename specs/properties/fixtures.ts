@@ -10,8 +10,8 @@ import { createPlaywrightTransport } from '../../src/harness/http/playwright-tra
 import { RecordingTransport } from '../../src/harness/http/recorder.js';
 import { Redactor } from '../../src/harness/http/redactor.js';
 import { test as base } from '../fixtures.js';
-import { EventsApi } from './events-api.js';
-import { RunLog } from './run-log.js';
+import { EventsApi } from '../../src/harness/properties/events-api.js';
+import { RunLog } from '../../src/harness/properties/run-log.js';
 
 export interface PagingFixture {
   api: EventsApi;

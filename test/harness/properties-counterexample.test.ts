@@ -1,10 +1,10 @@
 /**
- * Counterexample text of the paging properties (specs/properties/counterexample.ts): URLs relative to the
+ * Counterexample text of the paging properties (src/harness/properties/counterexample.ts): URLs relative to the
  * bases, one line per request with a page summary, token requests and headers never shown.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatFailure, formatRequestLines, relativeUrl, type Bases } from '../../specs/properties/counterexample.js';
+import { formatFailure, formatRequestLines, relativeUrl, type Bases } from '../../src/harness/properties/counterexample.js';
 import type { Exchange } from '../../src/harness/http/types.js';
 
 const BASES: Bases = { baseUrl: 'http://127.0.0.1:4000/api/v1', authUrl: 'http://127.0.0.1:4000', controlUrl: 'http://127.0.0.1:4000/_sandbox' };

@@ -1,11 +1,11 @@
 /**
- * Generators of the paging properties (specs/properties/generators.ts): every generated case is inside its
+ * Generators of the paging properties (src/harness/properties/generators.ts): every generated case is inside its
  * bounds (checked as a property itself), large limits are occasional, and the case reads well in words.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { describeCase, LARGE_LIMITS, limitArbitrary, pagingCaseArbitrary, rangeArbitrary, type CaseBounds } from '../../specs/properties/generators.js';
+import { describeCase, LARGE_LIMITS, limitArbitrary, pagingCaseArbitrary, rangeArbitrary, type CaseBounds } from '../../src/harness/properties/generators.js';
 
 const BOUNDS: CaseBounds = { streamLength: 60, maxRange: 15, canAppend: true, entities: ['ENT-ALPHA', 'ENT-GAMMA'], fence: 'event' };
 

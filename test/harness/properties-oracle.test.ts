@@ -1,11 +1,11 @@
 /**
- * The paging oracle (specs/properties/oracle.ts): the expected slice, event labels, and one test per kind of
+ * The paging oracle (src/harness/properties/oracle.ts): the expected slice, event labels, and one test per kind of
  * deviation a walk can show, each asserting the clause and the words of the diagnosis.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkHeadCovers, checkReread, expectedSlice, labelRun, snapshotLabeller, TraversalOracle, type OracleContext } from '../../specs/properties/oracle.js';
-import type { EventRef, PageRecord, Violation } from '../../specs/properties/types.js';
+import { checkHeadCovers, checkReread, expectedSlice, labelRun, snapshotLabeller, TraversalOracle, type OracleContext } from '../../src/harness/properties/oracle.js';
+import type { EventRef, PageRecord, Violation } from '../../src/harness/properties/types.js';
 
 const SNAP: EventRef[] = Array.from({ length: 10 }, (_, i) => ({ uid: `uid-${String(i).padStart(4, '0')}`, cursor: `ev1.c${i}` }));
 const ev = (i: number): EventRef => SNAP[i] as EventRef;

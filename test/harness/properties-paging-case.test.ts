@@ -1,14 +1,14 @@
 /**
- * runPagingCase (specs/properties/paging-case.ts) over an in-memory stream: a correct stream passes with
+ * runPagingCase (src/harness/properties/paging-case.ts) over an in-memory stream: a correct stream passes with
  * appends between pages, a refused page size skips the case (fast-check precondition), and the walk is
  * bounded when hasNextPage never turns false.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { LimitRefused, type EventQuery, type EventsApi } from '../../specs/properties/events-api.js';
-import { runPagingCase, type Snapshot } from '../../specs/properties/paging-case.js';
-import { PropertyViolation, type EventRef, type PageRecord, type PagingCase } from '../../specs/properties/types.js';
+import { LimitRefused, type EventQuery, type EventsApi } from '../../src/harness/properties/events-api.js';
+import { runPagingCase, type Snapshot } from '../../src/harness/properties/paging-case.js';
+import { PropertyViolation, type EventRef, type PageRecord, type PagingCase } from '../../src/harness/properties/types.js';
 
 /** A correct in-memory GET /event (start exclusive, fence inclusive), with a maximum page size and optional breakage. */
 class MemoryStream {

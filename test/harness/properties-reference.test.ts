@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { EventsApi } from '../../specs/properties/events-api.js';
-import { MIN_STREAM, preparePagingProperty, type PreparedProperty } from '../../specs/properties/paging-property.js';
-import { propertySettings } from '../../specs/properties/runner.js';
-import { RunLog } from '../../specs/properties/run-log.js';
+import { EventsApi } from '../../src/harness/properties/events-api.js';
+import { MIN_STREAM, preparePagingProperty, type PreparedProperty } from '../../src/harness/properties/paging-property.js';
+import { propertySettings } from '../../src/harness/properties/runner.js';
+import { RunLog } from '../../src/harness/properties/run-log.js';
 import { createAuthClient } from '../../src/harness/auth/client.js';
 import { RecordingTransport } from '../../src/harness/http/recorder.js';
 import { Redactor } from '../../src/harness/http/redactor.js';

@@ -1,13 +1,13 @@
 /**
- * The property runner (specs/properties/runner.ts): FTF_FC_* settings, a passing property, and a failing one
+ * The property runner (src/harness/properties/runner.ts): FTF_FC_* settings, a passing property, and a failing one
  * whose error carries the seed, the path, the SHRUNK counterexample and the requests of that very run, and
  * which replays from seed + path.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { checkProperty, propertySettings, type PropertyRun } from '../../specs/properties/runner.js';
-import { RunLog } from '../../specs/properties/run-log.js';
+import { checkProperty, propertySettings, type PropertyRun } from '../../src/harness/properties/runner.js';
+import { RunLog } from '../../src/harness/properties/run-log.js';
 import type { Exchange } from '../../src/harness/http/types.js';
 import { FtfError } from '../../src/shared/errors.js';
 

@@ -14,7 +14,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
-import { REPO_ROOT, runCatalogue } from './playwright-run.js';
+import { REPO_ROOT, runCatalogue } from '../../src/selftest/catalogue-run.js';
 import { hostileEnv, hostileSecrets, loadHostileProfile } from './profile.js';
 import { HOSTILE_MODES, startHostileStub, type HostileMode } from './stub.js';
 import { judgeHostileRun } from './verdict.js';

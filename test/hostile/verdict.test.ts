@@ -11,7 +11,7 @@ import { runConsent } from '../../src/harness/auth/consent.js';
 import { Redactor } from '../../src/harness/http/redactor.js';
 import { createUndiciTransport } from '../../src/harness/http/undici-transport.js';
 import { FtfError } from '../../src/shared/errors.js';
-import type { CatalogueRun, PlaywrightJson, PwResult } from './playwright-run.js';
+import type { CatalogueRun, PlaywrightJson, PwResult } from '../../src/selftest/catalogue-run.js';
 import { HUGE_BODY_BYTES, startHostileStub } from './stub.js';
 import { judgeHostileRun, READABLE } from './verdict.js';
 

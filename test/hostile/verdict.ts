@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { flattenTests, type CatalogueRun } from './playwright-run.js';
+import { flattenTests, type CatalogueRun } from '../../src/selftest/catalogue-run.js';
 import type { SweepRun } from './sweep.js';
 
 /**

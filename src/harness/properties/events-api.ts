@@ -3,13 +3,13 @@
  * map, like every scenario response) and a synthetic append through the sandbox control API. Requests go
  * through the recording transport (labels name the role of each page); failures throw PropertyViolation.
  */
-import { checkSchema } from '../../src/harness/checks/schema.js';
-import { excerpt, type Redact } from '../../src/harness/checks/excerpt.js';
-import type { AuthClient } from '../../src/harness/auth/types.js';
-import type { HttpRequest, HttpResponse } from '../../src/harness/http/types.js';
-import type { SchemaRegistry } from '../../src/harness/schemas/types.js';
-import type { ResolvedTarget } from '../../src/harness/target/types.js';
-import { FtfError } from '../../src/shared/errors.js';
+import { checkSchema } from '../checks/schema.js';
+import { excerpt, type Redact } from '../checks/excerpt.js';
+import type { AuthClient } from '../auth/types.js';
+import type { HttpRequest, HttpResponse } from '../http/types.js';
+import type { SchemaRegistry } from '../schemas/types.js';
+import type { ResolvedTarget } from '../target/types.js';
+import { FtfError } from '../../shared/errors.js';
 import { PropertyViolation, type EventRef, type PageRecord } from './types.js';
 
 /** The reference server's name for the page-size filter (the spec leaves further filters "not shown"). */

@@ -3,7 +3,7 @@
  * that keeps the exchanges of the current property run only. The runner starts a new run before each
  * generated case and keeps the log of failing runs for the counterexample.
  */
-import type { Exchange, ExchangeSink } from '../../src/harness/http/types.js';
+import type { Exchange, ExchangeSink } from '../http/types.js';
 
 export class RunLog implements ExchangeSink {
   private current: Exchange[] = [];

@@ -4,7 +4,7 @@
  * base_url, each with a one-line summary of the answer. Built from recorded (already redacted) exchanges;
  * token requests are left out: the Authorization header is never shown.
  */
-import type { Exchange } from '../../src/harness/http/types.js';
+import type { Exchange } from '../http/types.js';
 import { labelRun } from './oracle.js';
 
 export interface Bases {

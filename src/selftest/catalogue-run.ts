@@ -2,15 +2,16 @@
  * Runs the conformance catalogue (`playwright test`) in a child process with its own reports folder
  * (FTF_REPORTS_DIR) and output folder (--output), under an outer wall-clock bound: when the bound is hit the
  * child's process group is killed and the result says so (a hang is then a test failure, not a stuck CI).
- * Used by the hostile, guard and secret-hygiene self-tests and by the suite-wall benchmark.
+ * Used by the hostile, guard and secret-hygiene self-tests and by the suite-wall benchmark (so it lives in
+ * src, which both test/ and bench/ may import; bench/ never imports test/).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../harness/repo-root.js';
 
-export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export { REPO_ROOT };
 const PLAYWRIGHT_CLI = join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 
 export interface CatalogueRun {

@@ -6,8 +6,8 @@
  * the shrunk counterexample.
  */
 import fc from 'fast-check';
-import type { Exchange } from '../../src/harness/http/types.js';
-import { FtfError } from '../../src/shared/errors.js';
+import type { Exchange } from '../http/types.js';
+import { FtfError } from '../../shared/errors.js';
 import { formatFailure, type Bases } from './counterexample.js';
 import type { RunLog } from './run-log.js';
 import { PROPERTY_ERROR_CODES } from './types.js';

@@ -3,9 +3,9 @@
  * stream, decide whether the property applies to this target, then run it through the fast-check runner with
  * the case generator for the chosen fence kind.
  */
-import type { Exchange } from '../../src/harness/http/types.js';
-import type { ResolvedTarget } from '../../src/harness/target/types.js';
-import { FtfError } from '../../src/shared/errors.js';
+import type { Exchange } from '../http/types.js';
+import type { ResolvedTarget } from '../target/types.js';
+import { FtfError } from '../../shared/errors.js';
 import { formatRequestLines } from './counterexample.js';
 import type { EventsApi } from './events-api.js';
 import { describeCase, pagingCaseArbitrary, type CaseBounds } from './generators.js';

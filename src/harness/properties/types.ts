@@ -2,7 +2,7 @@
  * Shapes shared by the paging properties: what a page looked like (only what the oracle needs), what a
  * generated case asks for, and a violation naming the clause it breaks.
  */
-import { FtfError } from '../../src/shared/errors.js';
+import { FtfError } from '../../shared/errors.js';
 
 /** Clauses the paging properties check (annotated on the tests, named in every violation). */
 export type PagingClause = 'EP-EVENT-PAGING' | 'EP-EVENT-FENCE' | 'EP-EVENT-PAGE-LIMIT' | 'EP-EVENT-TOTAL' | 'EVS-ORDER';
