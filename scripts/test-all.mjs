@@ -11,7 +11,7 @@ const stages = [
   { name: 'self-tests', cmd: ['node', 'scripts/run-self-tests.mjs'], count: fromTap('reports/self-tests.tap'), before: ['reports/self-tests.tap'] },
   { name: 'conformance (reference)', cmd: ['npx', 'playwright', 'test'], count: fromPlaywrightJson('reports/results.json'), before: ['reports/results.json'] },
   // The fixed CI subset of the fault matrix (docs/mutation.md); each fault killed for the right reason is a pass.
-  { name: 'mutation (ci subset)', cmd: ['npx', 'tsx', 'src/selftest/mutation.ts', '--subset', 'ci'], count: fromMutationJson('reports/mutation.json'), before: ['reports/mutation.json'] },
+  { name: 'mutation (ci subset)', cmd: ['node', 'bin/ftf-conformance.mjs', 'selftest', '--subset', 'ci'], count: fromMutationJson('reports/mutation.json'), before: ['reports/mutation.json'] },
 ];
 
 const only = process.argv.slice(2);

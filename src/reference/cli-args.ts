@@ -1,12 +1,13 @@
 /**
- * Flags of `npm run reference`: parsed strictly; a bad flag is a UsageError (the CLI prints it, exit 2).
+ * Flags of `ftf-conformance reference` (src/cli/commands/reference.ts): parsed strictly; a bad flag is a UsageError
+ * (the command prints it, exit 2).
  */
 import { parseArgs } from 'node:util';
 import type { ReferenceOptions } from './context.js';
 import { knownFaultNames } from './faults.js';
 
-export const USAGE = `usage: npm run reference -- [--port N] [--mode sandbox|production] [--seed N] [--events N]
-                            [--token-lifetime SECONDS] [--fault NAME] [--print-secrets]`;
+export const USAGE = `usage: ftf-conformance reference [--port N] [--mode sandbox|production] [--seed N] [--events N]
+                                  [--token-lifetime SECONDS] [--fault NAME] [--print-secrets]`;
 
 export class UsageError extends Error {}
 

@@ -1,21 +1,20 @@
 /**
- * npm run mutation [-- --faults a,b,c | --subset ci] [--workers N] [--full] [--write-docs]
+ * ftf-conformance selftest [--faults a,b,c | --subset ci] [--workers N] [--full] [--write-docs]
+ * (also `npm run mutation -- …`, which calls the CLI; the command is src/cli/commands/selftest.ts)
  *
  * The mutation matrix (issue 5): the conformance suite against the clean reference and against every injected
  * fault; prints fault -> failing scenarios -> verdict, writes reports/mutation.json and docs/mutation.md.
  * Exit 0 only when the clean run has no failure and every fault is killed for the right reason; 1 otherwise;
- * 2 for bad flags. The library entry point is runMutationMatrix (the CLI's `selftest` command calls it).
+ * 2 for bad flags. The library entry point is runMutationMatrix.
  */
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { FtfError } from '../shared/errors.js';
 import { runMutationMatrix, type MutationOptions } from './matrix.js';
 
 export { runMutationMatrix, type MutationOptions, type MutationResult } from './matrix.js';
 export type { MutationReport, FaultResult, Verdict } from './verdict.js';
 export { CI_SUBSET } from './subsets.js';
 
-export const USAGE = 'usage: npm run mutation -- [--faults a,b,c | --subset ci|all] [--workers N] [--full] [--write-docs]';
+export const USAGE = 'usage: ftf-conformance selftest [--faults a,b,c | --subset ci|all] [--workers N] [--full] [--write-docs]';
 
 export class MutationUsageError extends Error {}
 
@@ -51,7 +50,7 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
   };
 }
 
-/** `npm run mutation` and `ftf-conformance selftest`: parse, run the matrix, print it; returns the exit code. */
+/** `ftf-conformance selftest`: parse, run the matrix, print it; returns the exit code. */
 export async function runMutationCli(argv: string[]): Promise<number> {
   let options: MutationOptions;
   try {
@@ -66,13 +65,4 @@ export async function runMutationCli(argv: string[]): Promise<number> {
   console.log(`\n${result.matrix}`);
   console.log(`\nreports/mutation.json written${options.writeDocs || (!options.faults && (options.subset ?? 'all') === 'all') ? '; docs/mutation.md updated' : ''}`);
   return result.ok ? 0 : 1;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runMutationCli(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  }, (err: unknown) => {
-    console.error(err instanceof FtfError ? err.describe() : err);
-    process.exit(1);
-  });
 }

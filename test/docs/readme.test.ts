@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { commands } from '../../src/cli/commands/index.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -36,5 +37,12 @@ describe('README', () => {
     const mentioned = new Set([...readme.matchAll(/npm run ([a-z:-]+)/g)].map((m) => m[1]!));
     assert.ok(mentioned.size >= 5);
     assert.deepEqual([...mentioned].filter((s) => !scripts.includes(s)).sort(), []);
+  });
+
+  it('names every ftf-conformance command, as docs/cli.md does', () => {
+    const cliDoc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+    const helpLine = /npx ftf-conformance <([a-z|\\]+)> --help/.exec(readme)?.[1]?.split('\\|') ?? [];
+    assert.deepEqual(helpLine.sort(), Object.keys(commands).sort());
+    assert.deepEqual(Object.keys(commands).filter((c) => !cliDoc.includes(`| [\`${c}\`](#${c}) |`)), []);
   });
 });

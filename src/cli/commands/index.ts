@@ -4,6 +4,7 @@ import { coverageCommand } from './coverage.js';
 import { doctorCommand } from './doctor.js';
 import { initCommand } from './init.js';
 import { listCommand } from './list.js';
+import { referenceCommand } from './reference.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { selftestCommand } from './selftest.js';
@@ -20,4 +21,5 @@ export const commands: Record<string, Command> = {
   report: reportCommand,
   verify: verifyCommand,
   selftest: selftestCommand,
+  reference: referenceCommand,
 };

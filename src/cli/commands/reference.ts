@@ -1,0 +1,47 @@
+/**
+ * `reference`: the embedded reference server on its own, until SIGINT/SIGTERM. Prints base_url, auth_url,
+ * control_url and which credentials exist; the secrets are generated per start and printed only with
+ * --print-secrets. The flags belong to the server (src/reference/cli-args.ts); this file is where the CLI
+ * and the reference meet, so src/reference stays free of CLI and harness code.
+ */
+import { parseCli, UsageError, USAGE } from '../../reference/cli-args.js';
+import { startReferenceServer } from '../../reference/server.js';
+import { EXIT } from '../errors.js';
+import type { Command } from './types.js';
+
+export const referenceCommand: Command = {
+  summary: 'start the reference server on its own (sandbox or production mode, optional fault); stops on Ctrl-C',
+  usage: USAGE.replace(/^usage: ftf-conformance /, ''),
+  async run(argv) {
+    let parsed;
+    try {
+      parsed = parseCli(argv);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      if (err.message) console.error(`error: ${err.message}`);
+      console.error(USAGE);
+      return EXIT.cannotStart;
+    }
+    const server = await startReferenceServer(parsed.options);
+    const mode = parsed.options.mode ?? 'sandbox';
+    console.log(`FTF reference server (${mode}) listening`);
+    console.log(`base_url:    ${server.baseUrl}`);
+    console.log(`auth_url:    ${server.authUrl}`);
+    console.log(`control_url: ${server.controlUrl ?? '(none: production mode)'}`);
+    console.log(`client ids:  ${Object.keys(server.secrets.clients).join(', ')}`);
+    console.log(`api keys for: ${mode === 'sandbox' ? Object.keys(server.secrets.apiKeys).join(', ') : '(not accepted in production)'}`);
+    if (parsed.printSecrets) {
+      console.log('secrets (generated for this start only):');
+      console.log(JSON.stringify(server.secrets, null, 2));
+    } else {
+      console.log('secrets:     generated for this start; rerun with --print-secrets to show them');
+    }
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await server.close();
+    console.log(`stopped (${signal})`);
+    return EXIT.conformant;
+  },
+};
