@@ -3,7 +3,7 @@
  * reporter is the progress display. Swappable (`playwright.run = ...`) so CLI tests run without a browser.
  */
 import { spawnSync } from 'node:child_process';
-import { REPO_ROOT } from '../harness/report/paths.js';
+import { REPO_ROOT } from '../harness/repo-root.js';
 
 export interface PlaywrightSelection {
   grep?: string;

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { FtfError } from '../shared/errors.js';
-import { REPO_ROOT } from '../harness/report/paths.js';
+import { REPO_ROOT } from '../harness/repo-root.js';
 import { loadScenarioSuite, type ScenarioSuite } from '../harness/scenario/load.js';
 import type { Scenario } from '../harness/scenario/types.js';
 import { deriveCapabilities } from '../harness/target/capabilities.js';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { REPO_ROOT } from '../../src/harness/report/paths.js';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { cli, FIXTURES, scratch } from './helpers.js';
 
 const dir = scratch('ftf-cli-bin-');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { JSONReport } from '@playwright/test/reporter';
 import { main } from '../../src/cli/main.js';
 import { playwright } from '../../src/cli/playwright.js';
-import { REPO_ROOT } from '../../src/harness/report/paths.js';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 
 export const FIXTURES = join(REPO_ROOT, 'test/fixtures/report');
 

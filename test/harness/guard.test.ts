@@ -24,7 +24,8 @@ import {
 import { loadTargetProfile } from '../../src/harness/target/load.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { FtfError } from '../../src/shared/errors.js';
-import { flattenTests, REPO_ROOT, runCatalogue } from '../../src/selftest/catalogue-run.js';
+import { flattenTests, runCatalogue } from '../../src/selftest/catalogue-run.js';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { startLoopbackProxy } from '../hostile/proxy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-guard-'));

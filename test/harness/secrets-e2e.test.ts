@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import { startReferenceServer } from '../../src/reference/server.js';
-import { REPO_ROOT, runCatalogue } from '../../src/selftest/catalogue-run.js';
+import { runCatalogue } from '../../src/selftest/catalogue-run.js';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { startLoopbackProxy, type RawExchange } from '../hostile/proxy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-secrets-'));

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { loadTargetProfile } from '../../src/harness/target/load.js';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
-import { REPO_ROOT } from '../../src/selftest/catalogue-run.js';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 
 /** Relative to the repo root (the Playwright run resolves FTF_TARGET from there). */
 export const HOSTILE_PROFILE = 'fixtures/targets/hostile.yaml';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { schemaRegistry } from '../../src/harness/schemas/registry.js';
-import { REPO_ROOT } from '../../src/selftest/catalogue-run.js';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { hostileSecrets, loadHostileProfile } from './profile.js';
 import { HOSTILE_MODES, startHostileStub } from './stub.js';
 import { sweep } from './sweep.js';

@@ -4,24 +4,22 @@
  * clean server does not. Each probe runs on two fresh in-process servers (app.inject, no port).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parse } from 'yaml';
 import { parseCli } from '../../src/reference/cli-args.js';
 import { buildReferenceApp } from '../../src/reference/app.js';
 import { FAULTS, createFaults, knownFaultNames, type FaultFamily } from '../../src/reference/faults.js';
 import { FtfError } from '../../src/shared/errors.js';
+import { loadClauseCatalogue, specDir } from '../../src/harness/spec/clauses.js';
 import { H, type Probe } from './faults-harness.js';
 import { AUTH_PROBES } from './faults-probes-auth.js';
 import { EVENT_PROBES } from './faults-probes-events.js';
 import { SUBSCRIBE_PROBES } from './faults-probes-subscribe.js';
 
 const PROBES: Probe[] = [...AUTH_PROBES, ...EVENT_PROBES, ...SUBSCRIBE_PROBES];
-// Same place the scenario loader looks: FTF_SPEC_DIR, else ../shared/spec next to the repository.
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLAUSES_FILE = join(resolve(process.env.FTF_SPEC_DIR ?? join(REPO_ROOT, '../shared/spec')), 'clauses.yaml');
+// The harness's clause catalogue (FTF_SPEC_DIR, else ../shared/spec next to the repository).
+const CLAUSES_FILE = join(specDir(), 'clauses.yaml');
 const FAMILIES: FaultFamily[] = ['token', 'permissions', 'idempotency', 'checkpoints', 'paging', 'amounts', 'lifecycle', 'schema', 'others'];
 
 describe('fault registry', () => {
@@ -36,7 +34,7 @@ describe('fault registry', () => {
   });
 
   it('names only clause ids that exist in clauses.yaml', { skip: !existsSync(CLAUSES_FILE) && `${CLAUSES_FILE} not available` }, () => {
-    const ids = new Set((parse(readFileSync(CLAUSES_FILE, 'utf8')) as { clauses: Array<{ id: string }> }).clauses.map((c) => c.id));
+    const ids = new Set(loadClauseCatalogue().byId.keys());
     for (const f of FAULTS) for (const c of f.clauses) assert.ok(ids.has(c), `${f.name}: unknown clause ${c}`);
   });
 

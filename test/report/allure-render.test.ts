@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { buildAllureReport } from '../../src/harness/report/allure-report.js';
-import { REPO_ROOT } from '../../src/harness/report/paths.js';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/report/allure-results');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JSONReport, JSONReportSpec, JSONReportSuite } from '@playwright/test/reporter';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
-import { REPO_ROOT } from '../../src/harness/report/paths.js';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { scenarioResults } from '../../src/harness/report/scenario-results.js';
 import { scenarioOutcome, type ScenarioOutcome } from '../../src/harness/report/verdicts.js';
 

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadClauseCatalogue, specArea } from '../../harness/spec/clauses.js';
-import { REPO_ROOT } from '../../harness/report/paths.js';
+import { REPO_ROOT } from '../../harness/repo-root.js';
 import { missingCapabilities } from '../../harness/target/capabilities.js';
 import type { Capability } from '../../harness/target/types.js';
 import { parse } from '../args.js';

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { CATEGORIES } from './allure.js';
-import { REPO_ROOT, reportPaths } from './paths.js';
+import { reportPaths } from './paths.js';
+import { REPO_ROOT } from '../repo-root.js';
 
 export interface AllureReportOptions {
   resultsDir?: string;

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalJson } from './canonical-json.js';
 import { sha256, type ClauseCatalogue } from '../spec/clauses.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from '../repo-root.js';
 import { signPayload, verifyPayload, publicKeyFingerprint, type SigningKey } from './signing.js';
 import type { ClauseVerdict, OverallVerdict, ScenarioVerdict, Totals, VerdictSummary } from './verdicts.js';
 import type { Waiver } from './waivers.js';

@@ -5,8 +5,6 @@
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../repo-root.js';
 
-export { REPO_ROOT };
-
 /** Root of every generated report (FTF_REPORTS_DIR overrides; tests point it at a temp folder). */
 export function reportsDir(): string {
   return process.env.FTF_REPORTS_DIR ? resolve(process.env.FTF_REPORTS_DIR) : resolve(REPO_ROOT, 'reports');

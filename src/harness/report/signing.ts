@@ -7,7 +7,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from '../repo-root.js';
 
 export interface SigningKey {
   privateKey: KeyObject;

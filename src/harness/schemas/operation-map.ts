@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { SchemaError } from './errors.js';
-import { REPO_ROOT, resolveRef } from './store.js';
+import { resolveRef } from './store.js';
+import { REPO_ROOT } from '../repo-root.js';
 
 export const OPERATIONS_FILE = join(REPO_ROOT, 'schemas', 'operations.yaml');
 

@@ -12,7 +12,6 @@ import { SchemaError } from './errors.js';
 
 export const SCHEMA_ID_PREFIX = 'https://ftf-conformance.dev/schemas/api/';
 export const SCHEMA_ID_SUFFIX = '.schema.json';
-export { REPO_ROOT };
 export const API_SCHEMAS_DIR = join(REPO_ROOT, 'schemas', 'api');
 
 export type { Ajv } from './ajv.js';
