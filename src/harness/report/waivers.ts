@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { FtfError } from '../../shared/errors.js';
-import { fieldName, parseYamlSource, pointerSegments } from '../target/locate.js';
+import { describeYamlProblem, fieldName, pointerSegments, readYaml } from '../yaml/source.js';
 import type { ClauseCatalogue } from './clauses.js';
 import type { ScenarioOutcome } from './verdicts.js';
 
@@ -31,15 +31,15 @@ export function defaultWaiversFile(profileFile: string): string {
 
 export function loadWaivers(file: string): Waiver[] {
   if (!existsSync(file)) return [];
-  const source = parseYamlSource(readFileSync(file, 'utf8'));
-  if (source.doc.errors.length > 0) {
-    const e = source.doc.errors[0]!;
-    const pos = source.lines.linePos(e.pos[0]);
-    throw new FtfError('FTF_E_WAIVERS_INVALID', `waivers file is not valid YAML: ${e.message.split('\n')[0]}`, {
-      location: { file, line: pos.line, column: pos.col },
+  const source = readYaml(file);
+  const first = source.problems[0];
+  if (first) {
+    const all = source.problems.map((p) => `${file}:${p.line}:${p.column} ${describeYamlProblem(p)}`).join('; ');
+    throw new FtfError('FTF_E_WAIVERS_INVALID', `waivers file is not valid YAML: ${all}`, {
+      location: { file, line: first.line, column: first.column },
     });
   }
-  const value: unknown = source.doc.toJS() ?? { waivers: [] };
+  const value: unknown = source.value ?? { waivers: [] };
   validateFn ??= new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
   if (!validateFn(value)) {
     // The oneOf branches report "scenario/clause is required"; the oneOf error itself says it better.
