@@ -68,6 +68,8 @@ interface EmbeddedMetadata {
 }
 
 const REPO_ROOT = join(SPECS_DIR, '..');
+/** Time the worker `target` fixture gets beyond the embedded start bound (profile read, bind, resolve). */
+const FIXTURE_SETUP_SLACK_MS = 30_000;
 
 let needsById: Map<string, readonly Capability[]> | undefined;
 /** A scenario's needs by id (loaded once per worker, only for production targets). */
@@ -134,8 +136,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         await launch.close();
       }
     },
-    // The launcher's own bound fires first (with a message naming the phase); this only backs it up.
-    { scope: 'worker', timeout: 2 * embeddedStartBoundMs() },
+    // The launcher's own bound fires first (with a message naming the phase); this only backs it up, with
+    // room for reading the profile and closing a late server, however small the configured bound.
+    { scope: 'worker', timeout: embeddedStartBoundMs() + FIXTURE_SETUP_SLACK_MS },
   ],
   schemas: [async ({ target }, use) => use(schemaRegistry({ paths: target.paths, fields: target.fields })), { scope: 'worker' }],
   // eslint-disable-next-line no-empty-pattern

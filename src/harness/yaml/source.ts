@@ -5,7 +5,7 @@
  * `problems`, each at the position where it STARTS, and each caller turns them into its own typed error.
  */
 import { readFileSync } from 'node:fs';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
 
 export type PathSegment = string | number;
 
@@ -45,7 +45,7 @@ export function parseYaml(text: string, file: string): YamlSource {
     const pos = lines.linePos(offset);
     return { file, line: pos.line, column: pos.col };
   };
-  const problems: YamlProblem[] = doc.errors.map((e) => ({ ...at(e.pos[0]), message: e.message.split('\n')[0] ?? e.message, code: e.code }));
+  const problems: YamlProblem[] = doc.errors.map((e) => ({ ...at(startOf(doc, text, e.pos[0])), message: e.message.split('\n')[0] ?? e.message, code: e.code }));
   let value: unknown;
   if (problems.length === 0) {
     try {
@@ -73,6 +73,24 @@ export function describeYamlProblem(p: YamlProblem): string {
   return `YAML syntax error: ${p.message} [${p.code}]`;
 }
 
+/**
+ * The parser reports an unterminated construct (a quote or flow collection never closed) where it ran out:
+ * the end of the file. The user needs the place where it was opened: the start of the innermost quoted
+ * scalar or flow collection still open at that point.
+ */
+function startOf(doc: Document, text: string, offset: number): number {
+  if (offset < text.trimEnd().length) return offset;
+  let best: number | undefined;
+  visit(doc, {
+    Node(_, node) {
+      const range = node.range;
+      const opens = isScalar(node) ? node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' : (isMap(node) || isSeq(node)) && node.flow === true;
+      if (opens && range && range[0] < offset && range[2] >= offset && (best === undefined || range[0] > best)) best = range[0];
+    },
+  });
+  return best ?? offset;
+}
+
 function findOffset(doc: Document, path: readonly PathSegment[], which: 'key' | 'value'): number {
   let node: unknown = doc.contents;
   let offset = rangeStart(node) ?? 0;
@@ -82,8 +100,9 @@ function findOffset(doc: Document, path: readonly PathSegment[], which: 'key' | 
       const pair = node.items.find((p) => isPair(p) && (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(seg));
       if (!pair) return offset;
       if (last && which === 'key') return rangeStart(pair.key) ?? offset;
-      // A key without a value (`field:`) is located at its key.
-      offset = rangeStart(pair.value) ?? rangeStart(pair.key) ?? offset;
+      // A key without a value (`field:`) has an empty value node after the colon; its key is the place to show.
+      const range = (pair.value as { range?: [number, number, number] } | null)?.range;
+      offset = (range && range[1] > range[0] ? range[0] : rangeStart(pair.key)) ?? offset;
       node = pair.value;
     } else if (isSeq(node)) {
       const item = node.items[Number(seg)];
