@@ -11,7 +11,7 @@ import { FIELD_DEFAULTS, PATH_DEFAULTS, TIMEOUT_DEFAULTS } from './defaults.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
 import { EMBEDDED, isEmbedded, type Profile } from './profile.js';
 import { position, resolveCredentials } from './secrets.js';
-import { checkControlUrl, type RawProfile } from './semantics.js';
+import { checkControlUrl } from './semantics.js';
 import type { ResolvedTarget } from './types.js';
 import type { ProfileIssue } from './validate.js';
 
@@ -81,7 +81,7 @@ function resolveUrls(profile: Profile, env: NodeJS.ProcessEnv, overrides: Partia
   const issues: ProfileIssue[] = [];
   const check = (field: UrlField, envName: string, override: string | undefined): string | undefined => {
     const fromEnv = env[envName]?.trim();
-    const [url, from] = override ? [override, 'override'] : fromEnv ? [fromEnv, envName] : [(raw as RawProfile)[field], field];
+    const [url, from] = override ? [override, 'override'] : fromEnv ? [fromEnv, envName] : [raw[field], field];
     if (url === undefined) return undefined;
     const at = position(source, [field], 'value');
     if (url === EMBEDDED) {
