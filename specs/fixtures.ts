@@ -1,7 +1,8 @@
 /**
  * Playwright fixtures: the glue layer (the only code that may import both src/reference and src/harness).
- * - worker `target`: FTF_TARGET unset -> start the embedded reference server in this worker and load
- *   fixtures/targets/reference.yaml with its URLs and generated secrets; else load the given profile.
+ * - worker `target`: FTF_TARGET unset -> launch the embedded reference server in this worker for
+ *   fixtures/targets/reference.yaml (src/embedded/launch.ts: bounded start, secrets bound from the profile's
+ *   data, never through process.env); else resolve the given profile from the environment the CLI set.
  *   The project's metadata chooses the embedded run (playwright.config.ts): `fault` (one injected fault),
  *   `mode` ('sandbox' | 'production', the server's mode) and `profile` (the profile to load for it).
  * - worker `schemas`: the schema registry bound to the target's paths/fields.
@@ -27,6 +28,8 @@ import type { SchemaRegistry } from '../src/harness/schemas/types.js';
 import { withMutationGuard } from '../src/harness/target/capabilities.js';
 import { cliAllowsMutations, guardProductionWrites, mutationSkipReason } from '../src/harness/target/guard.js';
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../src/harness/target/load.js';
+import { readProfile } from '../src/harness/target/profile.js';
+import { embeddedStartBoundMs, launchEmbedded } from '../src/embedded/launch.js';
 import type { Capability, ResolvedTarget } from '../src/harness/target/types.js';
 import { FtfError } from '../src/shared/errors.js';
 
@@ -65,6 +68,8 @@ interface EmbeddedMetadata {
 }
 
 const REPO_ROOT = join(SPECS_DIR, '..');
+/** Time the worker `target` fixture gets beyond the embedded start bound (profile read, bind, resolve). */
+const FIXTURE_SETUP_SLACK_MS = 30_000;
 
 let needsById: Map<string, readonly Capability[]> | undefined;
 /** A scenario's needs by id (loaded once per worker, only for production targets). */
@@ -107,40 +112,33 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use, workerInfo) => {
       if (process.env.FTF_TARGET?.trim()) {
-        // The production guard: without both opt-ins the target loses `mutation` (guard.ts, capabilities.ts).
+        // The CLI resolved this profile already; the worker re-resolves it from the environment the CLI
+        // handed over (secrets included), with the same pipeline. The production guard: without both
+        // opt-ins the target loses `mutation` (guard.ts, capabilities.ts).
         await use(withMutationGuard(loadTargetProfile(resolveTargetFile(process.env), { env: process.env }), cliAllowsMutations()));
         return;
       }
-      // Imported only when needed: a worker against an external target (restarted after every failure) skips loading the server.
-      const { startReferenceServer } = await import('../src/reference/server.js');
       const meta = (workerInfo.project.metadata ?? {}) as EmbeddedMetadata;
-      const server = await startReferenceServer({
-        fault: meta.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined), // empty = no fault
-        mode: meta.mode ?? 'sandbox',
-        events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
+      const fault = meta.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined); // empty = no fault
+      const launch = await launchEmbedded(readProfile(meta.profile ? join(REPO_ROOT, meta.profile) : REFERENCE_PROFILE), {
+        server: {
+          ...(fault ? { fault } : {}),
+          ...(meta.mode ? { mode: meta.mode } : {}),
+          events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
+        },
+      }).catch((e: unknown) => {
+        // Playwright shows a fixture error as "<name>: <message>"; the code must be in it for the verdict (errored, not internal).
+        throw e instanceof FtfError ? new FtfError(e.code, `${e.code}: ${e.message}`, { ...(e.hint ? { hint: e.hint } : {}), cause: e }) : e;
       });
       try {
-        const { clients, apiKeys } = server.secrets;
-        const env: Record<string, string | undefined> = {
-          FTF_PRIMARY_CLIENT_SECRET: clients['cc-alice'],
-          FTF_SECOND_CLIENT_SECRET: clients['cc-bob'],
-          FTF_READONLY_CLIENT_SECRET: clients['cc-carol-readonly'],
-          FTF_CODE_CLIENT_SECRET: clients['code-app'],
-          FTF_API_KEY: apiKeys['alice@ftf.test'],
-          // reference-production.yaml: the key a production-mode server must refuse (token.api-key-production).
-          FTF_API_KEY_PROBE: apiKeys['alice@ftf.test'],
-        };
-        for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
-        const target = loadTargetProfile(meta.profile ? join(REPO_ROOT, meta.profile) : REFERENCE_PROFILE, {
-          env: process.env,
-          overrides: { baseUrl: server.baseUrl, authUrl: server.authUrl, ...(server.controlUrl ? { controlUrl: server.controlUrl } : {}) },
-        });
-        await use(target);
+        await use(launch.target);
       } finally {
-        await server.close();
+        await launch.close();
       }
     },
-    { scope: 'worker' },
+    // The launcher's own bound fires first (with a message naming the phase); this only backs it up, with
+    // room for reading the profile and closing a late server, however small the configured bound.
+    { scope: 'worker', timeout: embeddedStartBoundMs() + FIXTURE_SETUP_SLACK_MS },
   ],
   schemas: [async ({ target }, use) => use(schemaRegistry({ paths: target.paths, fields: target.fields })), { scope: 'worker' }],
   // eslint-disable-next-line no-empty-pattern

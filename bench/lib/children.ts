@@ -17,9 +17,8 @@ function nextMessage<T>(c: ChildProcess): Promise<T> {
 }
 
 export interface ServerInfo {
-  authUrl: string;
-  baseUrl: string;
-  secret: string;
+  /** URLs and the generated secrets under the reference profile's variable names (src/embedded/launch.ts). */
+  env: Record<string, string>;
   head: number;
 }
 

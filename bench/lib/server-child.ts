@@ -1,20 +1,26 @@
 /**
  * Child process: the reference server with `count` synthetic events visible to alice (ENT-ALPHA, ENT-BETA)
- * on top of the seeded history. Sends { authUrl, baseUrl, secret } over IPC (never printed) and closes on
- * the parent's 'close' message or when the parent goes away.
+ * on top of the seeded history, launched like every embedded server (src/embedded/launch.ts) for the
+ * reference profile. Sends { env, head } over IPC: env carries the URLs and, under the profile's variable
+ * names, the generated secrets (never printed); the traversal child resolves the same profile from it.
+ * Closes on the parent's 'close' message or when the parent goes away.
  */
-import { buildReferenceApp } from '../../src/reference/app.js';
+import { launchEmbedded } from '../../src/embedded/launch.js';
+import { REFERENCE_PROFILE } from '../../src/harness/target/load.js';
+import { readProfile } from '../../src/harness/target/profile.js';
 
 const count = Number(process.argv[2] ?? 100_000);
-const { app, ctx, domain } = await buildReferenceApp({ seed: 1 });
-domain.appendSynthetic(count, ['ENT-ALPHA', 'ENT-BETA']);
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : 0;
-const authUrl = `http://127.0.0.1:${port}`;
-process.send?.({ authUrl, baseUrl: `${authUrl}/api/v1`, secret: ctx.secrets.clients['cc-alice'], head: domain.store.head });
+let head = 0;
+const launch = await launchEmbedded(readProfile(REFERENCE_PROFILE), {
+  server: { seed: 1 },
+  prepare: ({ domain }) => {
+    domain.appendSynthetic(count, ['ENT-ALPHA', 'ENT-BETA']);
+    head = domain.store.head;
+  },
+});
+process.send?.({ env: launch.env, head });
 const stop = (): void => {
-  void app.close().then(() => process.exit(0));
+  void launch.close().then(() => process.exit(0));
 };
 process.on('message', (m) => {
   if (m === 'close') stop();

@@ -4,7 +4,8 @@
  *           transport, the recorder (redaction, capped report bodies) with a discarding sink, the real auth
  *           client and the compiled schemas (every event validated), a plain runStep adapter;
  *   bare    a bare undici loop: the same token request and GETs, JSON.parse of every page, nothing else.
- * Gets { authUrl, baseUrl, secret } over IPC; answers { events, pages, wallMs, cpuMs, maxRssMiB }.
+ * Gets the launcher's { env } over IPC and resolves the reference profile from it, like a Playwright worker;
+ * answers { events, pages, wallMs, cpuMs, maxRssMiB }.
  */
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,28 +19,31 @@ import { createUndiciTransport } from '../../src/harness/http/undici-transport.j
 import { describeProblem, loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { schemaRegistry } from '../../src/harness/schemas/registry.js';
 import { loadTargetProfile, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
+import type { ResolvedTarget } from '../../src/harness/target/types.js';
 
 interface Config {
-  authUrl: string;
-  baseUrl: string;
-  secret: string;
+  env: Record<string, string>;
 }
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const mode = process.argv[2] === 'bare' ? 'bare' : 'engine';
 
+const resolveReference = (c: Config): ResolvedTarget => loadTargetProfile(REFERENCE_PROFILE, { env: { ...process.env, ...c.env } });
+
 async function bare(c: Config): Promise<{ events: number; pages: number }> {
-  const tokenRes = await request(`${c.authUrl}/oauth/token`, {
+  const target = resolveReference(c);
+  const { clientId = '', secret = '' } = target.credentials.primary ?? {};
+  const tokenRes = await request(`${target.authUrl}/oauth/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`cc-alice:${c.secret}`).toString('base64')}` },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'cc-alice', client_secret: c.secret }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }).toString(),
   });
   const { access_token: token } = JSON.parse(await tokenRes.body.text()) as { access_token: string };
   let cursor: string | undefined;
   let events = 0;
   let pages = 0;
   for (;;) {
-    const url = `${c.baseUrl}/event?limit=1000${cursor ? `&start_cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const url = `${target.baseUrl}/event?limit=1000${cursor ? `&start_cursor=${encodeURIComponent(cursor)}` : ''}`;
     const res = await request(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
     const page = JSON.parse(await res.body.text()) as { events: unknown[]; pageInfo: { hasNextPage: boolean; pageEndCursor: string } };
     pages++;
@@ -51,9 +55,7 @@ async function bare(c: Config): Promise<{ events: number; pages: number }> {
 
 /** Engine set-up (profile, scenario loader, schema compilation): timed apart from the traversal. */
 async function engine(c: Config, timed: (fn: () => Promise<void>) => Promise<void>): Promise<{ events: number; pages: number }> {
-  process.env.FTF_PRIMARY_CLIENT_SECRET = c.secret;
-  for (const v of ['FTF_SECOND_CLIENT_SECRET', 'FTF_READONLY_CLIENT_SECRET', 'FTF_CODE_CLIENT_SECRET', 'FTF_API_KEY']) process.env[v] = 'unused-in-bench';
-  const target = loadTargetProfile(REFERENCE_PROFILE, { env: process.env, overrides: { baseUrl: c.baseUrl, authUrl: c.authUrl, controlUrl: `${c.authUrl}/_sandbox` } });
+  const target = resolveReference(c);
   const suite = loadScenarioSuite(process.env.FTF_BENCH_SCENARIOS ?? join(HERE, '..', 'scenarios'));
   const scenario = suite.scenarios[0];
   if (!scenario) throw new Error(suite.problems.map(describeProblem).join('\n'));

@@ -1,20 +1,21 @@
 /**
- * Opens the target a command works on: resolves the profile (--target, FTF_TARGET, or the embedded
- * reference), starts the embedded reference server when the profile asks for it, loads and validates the
- * profile (errors name the field and file:line), and probes reachability so an unreachable target is a
- * clear "could not start" (exit 2) instead of a wall of failed scenarios.
+ * Opens the target a command works on, through the one profile pipeline: resolve the file (--target,
+ * FTF_TARGET, or the embedded reference), read + validate it once (errors name the field and
+ * file:line:col; nothing is started to validate), then either resolve it against the environment and
+ * probe reachability, or launch the embedded reference server it asks for (src/embedded/launch.ts).
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FtfError } from '../shared/errors.js';
-import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../harness/target/load.js';
+import { launchEmbedded } from '../embedded/launch.js';
+import { REFERENCE_PROFILE, resolveTargetFile } from '../harness/target/load.js';
+import { isEmbedded, readProfile } from '../harness/target/profile.js';
+import { resolveTarget } from '../harness/target/resolve.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
-import { needsEmbeddedServer, startEmbeddedTarget } from './embedded.js';
 
 export interface OpenTarget {
   file: string;
   target: ResolvedTarget;
-  /** Environment for child processes (Playwright): FTF_TARGET plus the embedded server's URLs/secrets. */
+  /** Environment for child processes (Playwright): FTF_TARGET plus a launched server's URLs/secrets. */
   env: Record<string, string>;
   /** Secret values of this target (for leak scans); never printed. */
   secrets: string[];
@@ -26,46 +27,35 @@ export interface OpenOptions {
   /** Probe reachability (default true). */
   probe?: boolean;
   /**
-   * The target is for a Playwright run. For the reference profile the Playwright fixtures start one
-   * embedded server per worker (isolated clocks and stores), so the CLI only starts one briefly to load
-   * the profile and leaves FTF_TARGET unset. Other embedded profiles share the CLI's server.
+   * The target is for a Playwright run. For the reference profile every Playwright worker launches its own
+   * embedded server (isolated clocks and stores), so the CLI launches none: it only validates the profile
+   * and leaves FTF_TARGET unset. Other embedded profiles share one server launched here.
    */
   forPlaywright?: boolean;
 }
 
 export async function openTarget(file: string | undefined, options: OpenOptions = {}): Promise<OpenTarget> {
-  const profile = file ? resolve(file) : resolveTargetFile();
-  if (!existsSync(profile)) {
-    throw new FtfError('FTF_E_PROFILE_NOT_FOUND', `target profile not found: ${profile}`, {
-      hint: 'pass --target FILE (create one with `ftf-conformance init`), or omit it to test the embedded reference server',
-      location: { file: profile },
-    });
+  const profile = readProfile(file ? resolve(file) : resolveTargetFile());
+  const secretsOf = (t: ResolvedTarget): string[] =>
+    Object.values(t.credentials).flatMap((c) => [c.secret, c.refreshToken].filter((s): s is string => Boolean(s)));
+  if (!isEmbedded(profile) || process.env.FTF_BASE_URL?.trim()) {
+    const target = resolveTarget(profile, { env: process.env });
+    if (options.probe !== false) await probeReachable(target);
+    return { file: profile.file, target, env: { FTF_TARGET: profile.file }, secrets: [...new Set(secretsOf(target))], embedded: false, close: async () => undefined };
   }
-  const embedded = needsEmbeddedServer(profile) ? await startEmbeddedTarget(profile) : undefined;
-  try {
-    const env = { ...process.env, ...(embedded?.env ?? {}) };
-    const target = loadTargetProfile(profile, { env });
-    const secrets = [
-      ...(embedded?.secrets ?? []),
-      ...Object.values(target.credentials).flatMap((c) => [c.secret, c.refreshToken].filter((s): s is string => Boolean(s))),
-    ];
-    if (options.probe !== false && !embedded) await probeReachable(target);
-    if (embedded && options.forPlaywright && resolve(profile) === resolve(REFERENCE_PROFILE)) {
-      await embedded.close();
-      return { file: profile, target, env: {}, secrets: [], embedded: true, close: async () => undefined };
-    }
-    return {
-      file: profile,
-      target,
-      env: { FTF_TARGET: profile, ...(embedded?.env ?? {}) },
-      secrets: [...new Set(secrets)],
-      embedded: Boolean(embedded),
-      close: async () => embedded?.close(),
-    };
-  } catch (e) {
-    await embedded?.close();
-    throw e;
+  if (options.forPlaywright && resolve(profile.file) === resolve(REFERENCE_PROFILE)) {
+    const target = resolveTarget(profile, { env: process.env, partial: true });
+    return { file: profile.file, target, env: {}, secrets: [], embedded: true, close: async () => undefined };
   }
+  const launch = await launchEmbedded(profile);
+  return {
+    file: profile.file,
+    target: launch.target,
+    env: { FTF_TARGET: profile.file, ...launch.env },
+    secrets: [...new Set([...launch.secrets, ...secretsOf(launch.target)])],
+    embedded: true,
+    close: launch.close,
+  };
 }
 
 export interface Reachability {

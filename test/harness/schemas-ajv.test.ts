@@ -2,17 +2,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { harnessAjv } from '../../src/harness/schemas/ajv.js';
 import { schemaRegistry } from '../../src/harness/schemas/registry.js';
-import { parseYamlSource } from '../../src/harness/target/locate.js';
 import { validateProfile } from '../../src/harness/target/validate.js';
 import { validateScenarioShape } from '../../src/harness/scenario/validate.js';
-import type { YamlSource } from '../../src/harness/scenario/source.js';
+import { parseYaml, type YamlSource } from '../../src/harness/yaml/source.js';
 
 describe('one Ajv instance', () => {
   it('response, scenario and target schemas all compile into harnessAjv()', () => {
     schemaRegistry().validate('event', {});
-    const profile = parseYamlSource('name: x\n');
-    assert.ok(validateProfile(profile.doc.toJS(), profile).length > 0, 'a profile without base_url is rejected');
-    const src: YamlSource = { file: 'x.yaml', value: { id: 'a.b' }, locate: () => ({ file: 'x.yaml', line: 1, column: 1 }) };
+    const profile = parseYaml('name: x\n', 'profile.yaml');
+    assert.ok(validateProfile(profile.value, profile).length > 0, 'a profile without base_url is rejected');
+    const src: YamlSource = { file: 'x.yaml', problems: [], value: { id: 'a.b' }, locate: () => ({ file: 'x.yaml', line: 1, column: 1 }) };
     assert.ok(validateScenarioShape(src).length > 0, 'a scenario without title and steps is rejected');
     const ajv = harnessAjv();
     assert.equal(harnessAjv(), ajv);

@@ -79,20 +79,33 @@ describe('production guard', () => {
   });
 });
 
-describe('loadEmbeddedTarget', () => {
-  it('maps the reference server secrets onto the profile env names by client_id', async () => {
-    const { loadEmbeddedTarget } = await import('../../src/harness/target/embedded.js');
+describe('bindEmbedded', () => {
+  it('binds the server secrets to the profile credentials from data (client_id, embedded.api_keys); fresh values win over stale env', async () => {
+    const { bindEmbedded } = await import('../../src/harness/target/binding.js');
+    const { readProfile } = await import('../../src/harness/target/profile.js');
+    const { resolveTarget } = await import('../../src/harness/target/resolve.js');
     const { REFERENCE_PROFILE } = await import('../../src/harness/target/load.js');
-    const t = loadEmbeddedTarget(REFERENCE_PROFILE, {
+    const profile = readProfile(REFERENCE_PROFILE);
+    const binding = bindEmbedded(profile, {
       baseUrl: 'http://127.0.0.1:5/api/v1',
       authUrl: 'http://127.0.0.1:5',
       controlUrl: 'http://127.0.0.1:5/_sandbox',
-      credentials: { 'cc-alice': 'gen-alice-1', 'cc-bob': 'gen-bob-1', 'cc-carol-readonly': 'gen-carol-1', 'code-app': 'gen-code-1', apiKey: 'gen-api-key-1', users: {} },
-    }, { FTF_PRIMARY_CLIENT_SECRET: 'stale-value-1' });
+      secrets: { clients: { 'cc-alice': 'gen-alice-1', 'cc-bob': 'gen-bob-1', 'cc-carol-readonly': 'gen-carol-1', 'code-app': 'gen-code-1' }, apiKeys: { 'alice@ftf.test': 'gen-api-key-1' } },
+    });
+    const t = resolveTarget(profile, { env: { FTF_PRIMARY_CLIENT_SECRET: 'stale-value-1', ...binding.env }, overrides: binding.overrides });
     assert.equal(t.credentials.primary?.secret, 'gen-alice-1');
     assert.equal(t.credentials.readonly?.secret, 'gen-carol-1');
     assert.equal(t.credentials.api_key?.secret, 'gen-api-key-1');
     assert.equal(t.baseUrl, 'http://127.0.0.1:5/api/v1');
     assert.equal(t.source, 'embedded');
+    assert.deepEqual(binding.secrets.sort(), ['gen-alice-1', 'gen-api-key-1', 'gen-bob-1', 'gen-carol-1', 'gen-code-1']);
+  });
+
+  it('a client the server does not know is FTF_E_PROFILE_EMBEDDED_UNRESOLVED naming the field', async () => {
+    const { bindEmbedded } = await import('../../src/harness/target/binding.js');
+    const { readProfile } = await import('../../src/harness/target/profile.js');
+    const { REFERENCE_PROFILE } = await import('../../src/harness/target/load.js');
+    assert.throws(() => bindEmbedded(readProfile(REFERENCE_PROFILE), { baseUrl: 'http://127.0.0.1:5/api/v1', authUrl: 'http://127.0.0.1:5', secrets: { clients: {}, apiKeys: {} } }),
+      (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_PROFILE_EMBEDDED_UNRESOLVED' && /reference\.yaml:\d+:\d+ .*cc-alice/.test(e.message) && e.location?.field === 'credentials.primary.client_id');
   });
 });

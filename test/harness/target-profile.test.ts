@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { FtfError } from '../../src/shared/errors.js';
 import { ProfileError } from '../../src/harness/target/errors.js';
-import { isEmbeddedProfile, loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../../src/harness/target/load.js';
+import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../../src/harness/target/load.js';
+import { isEmbedded, readProfile } from '../../src/harness/target/profile.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-target-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,7 +68,7 @@ describe('loadTargetProfile: good profiles', () => {
     // callback: the embedded server's base_url is on loopback, so it can reach the harness's listener.
     assert.deepEqual([...t.capabilities].sort(), ['callback', 'clock', 'consent', 'forbidden-entity', 'funding', 'mutation', 'readonly-user', 'sandbox', 'second-user']);
     assert.equal(t.timeouts.requestMs, 10000);
-    assert.equal(isEmbeddedProfile(REFERENCE_PROFILE), true);
+    assert.equal(isEmbedded(readProfile(REFERENCE_PROFILE)), true);
   });
 
   it('applies defaults and derives only what a minimal profile offers', () => {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { FtfError } from '../../shared/errors.js';
-import { parseYamlSource } from '../../harness/target/locate.js';
+import { parseYaml } from '../../harness/yaml/source.js';
 import { validateProfile } from '../../harness/target/validate.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from './types.js';
@@ -59,8 +59,8 @@ export const initCommand: Command = {
       throw new FtfError('FTF_E_INIT_EXISTS', `${out} already exists; init never overwrites a profile`, { hint: 'choose another --out FILE or delete the old one first' });
     }
     const text = profileTemplate(answers as Answers);
-    const source = parseYamlSource(text);
-    const issues = validateProfile(source.doc.toJS(), source);
+    const source = parseYaml(text, out);
+    const issues = validateProfile(source.value, source);
     if (issues.length) {
       const first = issues[0]!;
       throw new FtfError('FTF_E_INIT_INVALID', `the answers do not make a valid profile: ${first.field}: ${first.message}`, { location: { field: first.field }, ...(first.hint ? { hint: first.hint } : {}) });

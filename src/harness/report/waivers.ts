@@ -3,13 +3,13 @@
  * `waived`; an expired waiver, or one that no longer matches a failure (stale), fails the run so waivers
  * do not rot. In certification, waivers touching a must-clause are ignored.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { FtfError } from '../../shared/errors.js';
 import { fileValidator } from '../schemas/ajv.js';
-import { fieldName, parseYamlSource, pointerSegments } from '../target/locate.js';
 import type { ClauseCatalogue } from '../spec/clauses.js';
+import { describeYamlProblem, fieldName, pointerSegments, readYaml } from '../yaml/source.js';
 import type { ScenarioOutcome } from './verdicts.js';
 
 export interface Waiver {
@@ -31,15 +31,15 @@ export function defaultWaiversFile(profileFile: string): string {
 
 export function loadWaivers(file: string): Waiver[] {
   if (!existsSync(file)) return [];
-  const source = parseYamlSource(readFileSync(file, 'utf8'));
-  if (source.doc.errors.length > 0) {
-    const e = source.doc.errors[0]!;
-    const pos = source.lines.linePos(e.pos[0]);
-    throw new FtfError('FTF_E_WAIVERS_INVALID', `waivers file is not valid YAML: ${e.message.split('\n')[0]}`, {
-      location: { file, line: pos.line, column: pos.col },
+  const source = readYaml(file);
+  const first = source.problems[0];
+  if (first) {
+    const all = source.problems.map((p) => `${file}:${p.line}:${p.column} ${describeYamlProblem(p)}`).join('; ');
+    throw new FtfError('FTF_E_WAIVERS_INVALID', `waivers file is not valid YAML: ${all}`, {
+      location: { file, line: first.line, column: first.column },
     });
   }
-  const value: unknown = source.doc.toJS() ?? { waivers: [] };
+  const value: unknown = source.value ?? { waivers: [] };
   const validateFn = fileValidator(SCHEMA_URL);
   if (!validateFn(value)) {
     // The oneOf branches report "scenario/clause is required"; the oneOf error itself says it better.

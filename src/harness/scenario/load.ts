@@ -10,7 +10,8 @@ import type { Capability } from '../target/types.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { loadClauseCatalogue, type Clause } from '../spec/clauses.js';
 import { analyzeSteps, analyzeVars, BUILTIN_VARS, stepKind, type Analysis, type GroupInfo } from './semantic.js';
-import { readYamlSource, scenarioError, type YamlSource } from './source.js';
+import { readYaml, type YamlSource } from '../yaml/source.js';
+import { scenarioError, syntaxErrors } from './errors.js';
 import type { LocatedStep, Scenario, ScenarioDocument, Step, StepGroup } from './types.js';
 import { validateGroupShape, validateScenarioShape } from './validate.js';
 
@@ -48,8 +49,8 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
     const errors: FtfError[] = [];
     let src: YamlSource | undefined;
     try {
-      src = readYamlSource(file);
-      errors.push(...validateScenarioShape(src));
+      src = readYaml(file);
+      errors.push(...(src.problems.length > 0 ? syntaxErrors(src) : validateScenarioShape(src)));
     } catch (e) {
       errors.push(asFtfError(e, file));
     }
@@ -154,8 +155,8 @@ function loadGroups(dir: string, problems: ScenarioProblem[]): GroupSet {
   const sources = new Map<string, YamlSource>();
   for (const file of existsSync(dir) ? yamlFiles(dir) : []) {
     try {
-      const src = readYamlSource(file);
-      const errors = validateGroupShape(src);
+      const src = readYaml(file);
+      const errors = src.problems.length > 0 ? syntaxErrors(src) : validateGroupShape(src);
       if (errors.length > 0) problems.push({ file, errors });
       else sources.set((src.value as { name?: string }).name ?? basename(file).replace(/\.ya?ml$/, ''), src);
     } catch (e) {

@@ -6,7 +6,8 @@
 import type { FtfError } from '../../shared/errors.js';
 import { bareExpression, calledFunctions, compileExpression, freeVariables, FUNCTION_NAMES, parseTemplate } from '../expressions/index.js';
 import { isPlainObject } from '../expressions/values.js';
-import { scenarioError, type PathSegment, type YamlSource } from './source.js';
+import type { PathSegment, YamlSource } from '../yaml/source.js';
+import { scenarioError } from './errors.js';
 import { STEP_KINDS } from './types.js';
 
 /** Always defined while a scenario runs. `last` is the most recent response. */
@@ -126,7 +127,7 @@ function analyzeUse(a: Analysis, raw: Record<string, unknown>, path: PathSegment
   const given = isPlainObject(raw.with) ? raw.with : {};
   for (const k of Object.keys(given)) {
     if (!group.params.includes(k)) {
-      a.errors.push(scenarioError(`step group '${name}' has no parameter '${k}'`, a.src.locate([...path, 'with', k], { key: true }), `parameters: ${group.params.join(', ') || '(none)'}`));
+      a.errors.push(scenarioError(`step group '${name}' has no parameter '${k}'`, a.src.locate([...path, 'with', k], 'key'), `parameters: ${group.params.join(', ') || '(none)'}`));
     }
   }
   for (const k of group.required) {

@@ -9,7 +9,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { fileValidator } from '../schemas/ajv.js';
 import type { FtfError } from '../../shared/errors.js';
 import { REPO_ROOT } from '../repo-root.js';
-import { scenarioError, type PathSegment, type YamlSource } from './source.js';
+import type { PathSegment, YamlSource } from '../yaml/source.js';
+import { scenarioError } from './errors.js';
 import { STEP_KINDS } from './types.js';
 
 export const SCENARIO_SCHEMA_FILE = join(REPO_ROOT, 'schemas/scenario.schema.json');
@@ -72,7 +73,7 @@ function toError(e: ErrorObject, src: YamlSource): FtfError {
     case 'unevaluatedProperties': {
       const key = String(params.additionalProperty ?? params.unevaluatedProperty);
       const allowed = allowedProperties(e.parentSchema as SchemaNode | undefined);
-      return scenarioError(`unknown field '${key}' in ${where}`, src.locate([...path, key], { key: true }), allowed.length ? `allowed here: ${allowed.join(', ')}` : 'remove it or check its spelling');
+      return scenarioError(`unknown field '${key}' in ${where}`, src.locate([...path, key], 'key'), allowed.length ? `allowed here: ${allowed.join(', ')}` : 'remove it or check its spelling');
     }
     case 'required':
       return scenarioError(`${where} is missing the required field '${String(params.missingProperty)}'`, src.locate(path));
@@ -86,7 +87,7 @@ function toError(e: ErrorObject, src: YamlSource): FtfError {
     case 'pattern':
       return scenarioError(`${where} ${JSON.stringify(e.data)} does not match ${String(params.pattern)}`, src.locate(path));
     case 'propertyNames':
-      return scenarioError(`${where} has an invalid name '${String(params.propertyName)}'`, src.locate([...path, String(params.propertyName)], { key: true }), 'names are letters, digits and _ and start with a letter or _');
+      return scenarioError(`${where} has an invalid name '${String(params.propertyName)}'`, src.locate([...path, String(params.propertyName)], 'key'), 'names are letters, digits and _ and start with a letter or _');
     default:
       return scenarioError(`${where} ${e.message ?? 'is invalid'}`, src.locate(path));
   }

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { describeYamlProblem, parseYaml } from '../yaml/source.js';
 import { SchemaError } from './errors.js';
 import { resolveRef } from './store.js';
 import { REPO_ROOT } from '../repo-root.js';
@@ -97,12 +97,13 @@ const asBase = (v: unknown): v is Base => v === 'api' || v === 'auth';
 
 /** Parses and checks an operation map text (the file's content; `source` is used in messages). */
 export function parseOperationMap(text: string, source: string): OperationMap {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (cause) {
-    throw new SchemaError('FTF_E_OPERATION_MAP_INVALID', `not valid YAML: ${(cause as Error).message}`, { cause, location: { file: source } });
+  const yaml = parseYaml(text, source);
+  const first = yaml.problems[0];
+  if (first) {
+    const all = yaml.problems.map((p) => `${source}:${p.line}:${p.column} ${describeYamlProblem(p)}`).join('; ');
+    throw new SchemaError('FTF_E_OPERATION_MAP_INVALID', `not valid YAML: ${all}`, { location: { file: source, line: first.line, column: first.column } });
   }
+  const doc = yaml.value;
   if (!isObj(doc) || doc.version !== 1 || !isObj(doc.operations)) throw invalid(source, '', 'expected {version: 1, defaults, unmatched, operations}');
   const defaults = isObj(doc.defaults) ? doc.defaults : {};
   const unmatchedDoc = isObj(doc.unmatched) ? doc.unmatched : {};

@@ -32,7 +32,7 @@ export function deriveCapabilities(declared: readonly Declared[], t: DeriveFrom)
   if (t.entities.forbidden) caps.add('forbidden-entity');
   caps.add(t.environment);
   const code = t.credentials.code;
-  if (caps.has('consent') && !(code?.kind === 'authorization_code' && (code.consent || code.refreshToken))) caps.delete('consent');
+  if (caps.has('consent') && !(code?.kind === 'authorization_code' && (code.consent || code.refreshTokenEnv || code.refreshToken))) caps.delete('consent');
   return caps;
 }
 

@@ -8,6 +8,7 @@ export const PROFILE_ERROR_CODES = {
   secretMissing: 'FTF_E_PROFILE_SECRET_MISSING',
   apiKeyInProduction: 'FTF_E_PROFILE_API_KEY_IN_PRODUCTION',
   embeddedUnresolved: 'FTF_E_PROFILE_EMBEDDED_UNRESOLVED',
+  embeddedStartTimeout: 'FTF_E_TARGET_START_TIMEOUT',
   mutationsRefused: 'FTF_E_PRODUCTION_MUTATIONS_REFUSED',
   capabilityMissing: 'FTF_E_CAPABILITY_MISSING',
 } as const;

@@ -2,10 +2,16 @@
  * Resolves secrets from the environment variables a profile names. Missing variables are reported by NAME
  * with the line/column of the `*_env` field; values never leave this module except inside CredentialConfig.
  */
-import type { YamlSource } from './locate.js';
+import type { YamlSource } from '../yaml/source.js';
 import type { RawProfile } from './semantics.js';
 import type { CredentialConfig } from './types.js';
 import type { ProfileIssue } from './validate.js';
+
+/** Line and column only: a ProfileIssue carries its file once, in ProfileError. */
+export function position(source: YamlSource, path: readonly string[], which: 'key' | 'value' = 'value'): { line: number; column: number } {
+  const { line, column } = source.locate(path, which);
+  return { line, column };
+}
 
 export type MissingSecret = ProfileIssue & { envName: string };
 
@@ -15,7 +21,7 @@ export function resolveCredentials(p: RawProfile, source: YamlSource, env: NodeJ
     const value = env[envName];
     if (value !== undefined && value !== '') return value;
     if (required) {
-      missing.push({ envName, field: path.join('.'), message: `environment variable ${envName} (named by ${path.join('.')}) is not set`, ...source.locate(path, 'value') });
+      missing.push({ envName, field: path.join('.'), message: `environment variable ${envName} (named by ${path.join('.')}) is not set`, ...position(source, path) });
     }
     return undefined;
   };

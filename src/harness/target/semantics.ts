@@ -3,7 +3,8 @@
  * line/column of the field at fault.
  */
 import { PROFILE_ERROR_CODES } from './errors.js';
-import type { YamlSource } from './locate.js';
+import type { YamlSource } from '../yaml/source.js';
+import { position } from './secrets.js';
 import type { ProfileIssue } from './validate.js';
 
 /** The profile as written (snake_case), after schema validation. */
@@ -21,6 +22,8 @@ export interface RawProfile {
   paths?: Record<string, string>;
   fields?: Record<string, string>;
   capabilities?: Array<'mutation' | 'clock' | 'funding' | 'consent'>;
+  /** Embedded profiles only: which generated secret of the reference server feeds which credential. */
+  embedded?: { api_keys?: Record<string, string> };
   timeouts?: { request_ms?: number; poll_interval_ms?: number; poll_deadline_ms?: number; scenario_ms?: number; max_pages?: number };
 }
 
@@ -39,9 +42,10 @@ export type SemanticIssue = ProfileIssue & { code?: string };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function checkProfile(p: RawProfile, source: YamlSource, ctx: { controlUrlKnown: boolean }): SemanticIssue[] {
+/** Checks that need nothing but the profile itself (run once, when the profile is read). */
+export function checkProfile(p: RawProfile, source: YamlSource): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
-  const at = (path: string[], which: 'key' | 'value' = 'key') => source.locate(path, which);
+  const at = (path: string[], which: 'key' | 'value' = 'key') => position(source, path, which);
   const capabilities = p.capabilities ?? [];
   const capIndex = (c: string) => String(capabilities.indexOf(c as never));
 
@@ -85,16 +89,6 @@ export function checkProfile(p: RawProfile, source: YamlSource, ctx: { controlUr
       });
     }
   }
-  for (const cap of ['clock', 'funding'] as const) {
-    if (capabilities.includes(cap) && !ctx.controlUrlKnown) {
-      issues.push({
-        field: 'capabilities',
-        message: `capability ${cap} needs control_url (the sandbox control API that advances the clock / simulates funding)`,
-        hint: 'set control_url or FTF_CONTROL_URL, or drop the capability',
-        ...at(['capabilities', capIndex(cap)], 'value'),
-      });
-    }
-  }
   if (capabilities.includes('mutation') && p.environment === 'production' && !p.allow_mutations) {
     issues.push({
       field: 'capabilities',
@@ -109,6 +103,53 @@ export function checkProfile(p: RawProfile, source: YamlSource, ctx: { controlUr
       message: `entities.forbidden ${JSON.stringify(forbidden)} is also in entities.allowed`,
       ...at(['entities', 'forbidden'], 'value'),
     });
+  }
+  issues.push(...checkEmbedded(p, source));
+  return issues;
+}
+
+/** Embedded profiles: every api_key credential must say whose generated key feeds it (embedded.api_keys). */
+function checkEmbedded(p: RawProfile, source: YamlSource): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
+  const embedded = p.base_url === 'embedded';
+  for (const [name, c] of Object.entries(p.credentials)) {
+    if (embedded && c.kind === 'api_key' && !p.embedded?.api_keys?.[name]) {
+      issues.push({
+        field: `credentials.${name}`,
+        message: `credentials.${name} is an api_key credential of an embedded profile, but embedded.api_keys does not say whose generated key feeds it`,
+        hint: `add embedded: { api_keys: { ${name}: <user e-mail of the reference data> } }`,
+        ...position(source, ['credentials', name]),
+      });
+    }
+  }
+  for (const name of Object.keys(p.embedded?.api_keys ?? {})) {
+    const c = p.credentials[name];
+    if (!embedded || c?.kind !== 'api_key') {
+      issues.push({
+        field: `embedded.api_keys.${name}`,
+        message: !embedded ? 'embedded.api_keys is only for a profile whose base_url is `embedded`' : `embedded.api_keys.${name} names no api_key credential of this profile`,
+        ...position(source, ['embedded', 'api_keys', name], 'key'),
+      });
+    }
+  }
+  return issues;
+}
+
+/** Capabilities that need the sandbox control API; whether its URL is known depends on env and overrides. */
+export function checkControlUrl(p: RawProfile, source: YamlSource, controlUrlKnown: boolean): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
+  const capabilities = p.capabilities ?? [];
+  const at = (path: string[]) => position(source, path, 'value');
+  const capIndex = (c: string) => String(capabilities.indexOf(c as never));
+  for (const cap of ['clock', 'funding'] as const) {
+    if (capabilities.includes(cap) && !controlUrlKnown) {
+      issues.push({
+        field: 'capabilities',
+        message: `capability ${cap} needs control_url (the sandbox control API that advances the clock / simulates funding)`,
+        hint: 'set control_url or FTF_CONTROL_URL, or drop the capability',
+        ...at(['capabilities', capIndex(cap)]),
+      });
+    }
   }
   return issues;
 }

@@ -6,7 +6,7 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { fileValidator } from '../schemas/ajv.js';
-import { fieldName, pointerSegments, type YamlSource } from './locate.js';
+import { fieldName, pointerSegments, type YamlSource } from '../yaml/source.js';
 
 export interface ProfileIssue {
   field: string;
@@ -52,8 +52,8 @@ function toIssue(e: ErrorObject, source: YamlSource, root: unknown): ProfileIssu
   const params = e.params as Record<string, unknown>;
   const last = segments[segments.length - 1] ?? '';
   const issue = (path: string[], message: string, hint?: string, which: 'key' | 'value' = 'key'): ProfileIssue => {
-    const pos = source.locate(path, which);
-    return { field: fieldName(path) || '(profile)', message, ...(hint ? { hint } : {}), ...pos };
+    const { line, column } = source.locate(path, which);
+    return { field: fieldName(path) || '(profile)', message, ...(hint ? { hint } : {}), line, column };
   };
   switch (e.keyword) {
     case 'required': {

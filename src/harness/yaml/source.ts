@@ -1,0 +1,134 @@
+/**
+ * The one YAML reader of the harness (scenarios, step groups, target profiles, waivers, `init`): the text is
+ * parsed once into a Document whose node ranges plus a LineCounter trace every value back to
+ * file:line:column. It never throws on bad YAML: every syntax problem the `yaml` library reports is kept in
+ * `problems`, each at the position where it STARTS, and each caller turns them into its own typed error.
+ */
+import { readFileSync } from 'node:fs';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
+
+export type PathSegment = string | number;
+
+export interface Located {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface YamlProblem extends Located {
+  /** The parser's first line (the rest is a source excerpt we print ourselves). */
+  message: string;
+  /** The `yaml` library's error code, e.g. BAD_INDENT, DUPLICATE_KEY. */
+  code: string;
+}
+
+export interface YamlSource {
+  file: string;
+  /** Syntax problems, in document order; when non-empty `value` must not be trusted. */
+  problems: YamlProblem[];
+  /** The document as plain data (undefined for an empty file). */
+  value: unknown;
+  /**
+   * Position of the node at `path`: `key` points at the map key, `value` (default) at the value. A path
+   * that does not exist resolves to its deepest existing ancestor, so a "missing field" points at its parent.
+   */
+  locate(path: readonly PathSegment[], which?: 'key' | 'value'): Located;
+}
+
+/** Aliases are allowed but bounded (a "billion laughs" file must not eat the worker). */
+const MAX_ALIAS_COUNT = 100;
+
+export function parseYaml(text: string, file: string): YamlSource {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number): Located => {
+    const pos = lines.linePos(offset);
+    return { file, line: pos.line, column: pos.col };
+  };
+  const problems: YamlProblem[] = doc.errors.map((e) => ({ ...at(startOf(doc, text, e.pos[0])), message: e.message.split('\n')[0] ?? e.message, code: e.code }));
+  let value: unknown;
+  if (problems.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+    } catch (e) {
+      // toJS fails on alias abuse; that is a problem of the document as a whole.
+      problems.push({ ...at(0), message: (e as Error).message, code: 'ALIAS_LIMIT' });
+    }
+  }
+  return {
+    file,
+    problems,
+    value,
+    locate: (path, which = 'value') => at(findOffset(doc, path, which)),
+  };
+}
+
+/** Reads and parses a file; only I/O errors throw (callers map them to their own "not found" code). */
+export function readYaml(file: string): YamlSource {
+  return parseYaml(readFileSync(file, 'utf8'), file);
+}
+
+/** The message every caller reports a syntax problem with (its position travels separately). */
+export function describeYamlProblem(p: YamlProblem): string {
+  return `YAML syntax error: ${p.message} [${p.code}]`;
+}
+
+/**
+ * The parser reports an unterminated construct (a quote or flow collection never closed) where it ran out:
+ * the end of the file. The user needs the place where it was opened: the start of the innermost quoted
+ * scalar or flow collection still open at that point.
+ */
+function startOf(doc: Document, text: string, offset: number): number {
+  if (offset < text.trimEnd().length) return offset;
+  let best: number | undefined;
+  visit(doc, {
+    Node(_, node) {
+      const range = node.range;
+      const opens = isScalar(node) ? node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' : (isMap(node) || isSeq(node)) && node.flow === true;
+      if (opens && range && range[0] < offset && range[2] >= offset && (best === undefined || range[0] > best)) best = range[0];
+    },
+  });
+  return best ?? offset;
+}
+
+function findOffset(doc: Document, path: readonly PathSegment[], which: 'key' | 'value'): number {
+  let node: unknown = doc.contents;
+  let offset = rangeStart(node) ?? 0;
+  for (const [i, seg] of path.entries()) {
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(seg));
+      if (!pair) return offset;
+      if (last && which === 'key') return rangeStart(pair.key) ?? offset;
+      // A key without a value (`field:`) has an empty value node after the colon; its key is the place to show.
+      const range = (pair.value as { range?: [number, number, number] } | null)?.range;
+      offset = (range && range[1] > range[0] ? range[0] : rangeStart(pair.key)) ?? offset;
+      node = pair.value;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(seg)];
+      const start = rangeStart(item);
+      if (start === undefined) return offset;
+      offset = start;
+      node = item;
+    } else {
+      return offset;
+    }
+  }
+  return offset;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+  return range ? range[0] : undefined;
+}
+
+/** JSON pointer ("/credentials/primary/client_id") -> segments, unescaping ~1 and ~0. */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Segments -> dotted field name as users write it: credentials.primary.client_id, entities.allowed[1]. */
+export function fieldName(segments: readonly PathSegment[]): string {
+  return segments.reduce<string>((acc, s) => (/^\d+$/.test(String(s)) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : String(s)), '');
+}
