@@ -4,10 +4,9 @@
  * loader reads FTF_BASE_URL / FTF_AUTH_URL / FTF_CONTROL_URL and the *_env variables). The CLI may import
  * both src/reference and src/harness; the harness itself never imports the reference.
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { startReferenceServer } from '../reference/server.js';
 import type { ReferenceOptions } from '../reference/context.js';
+import { readProfile } from '../harness/target/load.js';
 
 interface RawCredential {
   kind?: string;
@@ -26,7 +25,8 @@ export interface EmbeddedTarget {
 }
 
 export async function startEmbeddedTarget(profileFile: string, options: ReferenceOptions = {}): Promise<EmbeddedTarget> {
-  const profile = (parse(readFileSync(profileFile, 'utf8')) ?? {}) as { credentials?: Record<string, RawCredential>; environment?: string };
+  // readProfile: a YAML syntax error is a profile error with file:line:col (exit 2), not a parser crash.
+  const profile = readProfile(profileFile).value as { credentials?: Record<string, RawCredential>; environment?: string };
   const server = await startReferenceServer({ port: 0, host: '127.0.0.1', ...(profile.environment === 'production' ? { mode: 'production' } : {}), ...options });
   const env: Record<string, string> = { FTF_BASE_URL: server.baseUrl, FTF_AUTH_URL: server.authUrl };
   if (server.controlUrl) env.FTF_CONTROL_URL = server.controlUrl;
@@ -43,6 +43,6 @@ export async function startEmbeddedTarget(profileFile: string, options: Referenc
 /** True when the profile names `embedded` URLs and no FTF_BASE_URL override is set. */
 export function needsEmbeddedServer(profileFile: string, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.FTF_BASE_URL?.trim()) return false;
-  const profile = (parse(readFileSync(profileFile, 'utf8')) ?? {}) as { base_url?: string };
+  const profile = readProfile(profileFile).value as { base_url?: string };
   return profile.base_url === 'embedded';
 }

@@ -1,13 +1,12 @@
 /** Scenario catalogue helpers for list / coverage / doctor: loading, selection, capabilities of a profile. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { FtfError } from '../shared/errors.js';
 import { REPO_ROOT } from '../harness/report/paths.js';
 import { loadScenarioSuite, type ScenarioSuite } from '../harness/scenario/load.js';
 import type { Scenario } from '../harness/scenario/types.js';
 import { deriveCapabilities } from '../harness/target/capabilities.js';
-import { resolveTargetFile } from '../harness/target/load.js';
+import { readProfile, resolveTargetFile } from '../harness/target/load.js';
 import type { RawProfile } from '../harness/target/semantics.js';
 import type { Capability, CredentialConfig } from '../harness/target/types.js';
 
@@ -32,7 +31,7 @@ export function selectScenarios(scenarios: Scenario[], sel: { grep?: string; tag
 export function profileCapabilities(file: string = resolveTargetFile(), allowMutations = false): { name: string; file: string; capabilities: Set<Capability> } {
   const abs = resolve(file);
   if (!existsSync(abs)) throw new FtfError('FTF_E_PROFILE_NOT_FOUND', `target profile not found: ${abs}`, { location: { file: abs } });
-  const raw = (parse(readFileSync(abs, 'utf8')) ?? {}) as Partial<RawProfile>;
+  const raw = readProfile(abs).value as Partial<RawProfile>;
   const credentials: Record<string, CredentialConfig> = {};
   for (const [name, c] of Object.entries(raw.credentials ?? {})) {
     credentials[name] = {

@@ -31,7 +31,13 @@ export function defaultWaiversFile(profileFile: string): string {
 
 export function loadWaivers(file: string): Waiver[] {
   if (!existsSync(file)) return [];
-  const source = parseYamlSource(readFileSync(file, 'utf8'));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new FtfError('FTF_E_WAIVERS_INVALID', `waivers file is unreadable (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, { location: { file }, cause });
+  }
+  const source = parseYamlSource(text);
   if (source.doc.errors.length > 0) {
     const e = source.doc.errors[0]!;
     const pos = source.lines.linePos(e.pos[0]);

@@ -84,7 +84,8 @@ export function loadTargetProfile(file: string = resolveTargetFile(), opts: Load
   return target;
 }
 
-function readProfile(file: string): { value: RawProfile; source: YamlSource } {
+/** Read + YAML parse with positions; also used by the CLI before the full load (src/cli/embedded.ts). */
+export function readProfile(file: string): { value: RawProfile; source: YamlSource } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
