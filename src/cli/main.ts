@@ -7,6 +7,8 @@ import { commands } from './commands/index.js';
 import { describeError, EXIT, exitCodeForError } from './errors.js';
 
 export { EXIT };
+/** For the bin's signal handlers. */
+export { FORWARDED_SIGNALS, onSignal } from './process-group.js';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

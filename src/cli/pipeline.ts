@@ -13,6 +13,7 @@ import { readPlaywrightReport, scenarioResults } from '../harness/report/scenari
 import { scenarioOutcome, summarize, type FailOn, type VerdictSummary } from '../harness/report/verdicts.js';
 import { applyWaivers, defaultWaiversFile, loadWaivers, type Waiver } from '../harness/report/waivers.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
+import { FtfError } from '../shared/errors.js';
 
 export interface EvaluateOptions {
   failOn: FailOn;
@@ -105,6 +106,6 @@ export function publishAllure(target: ResolvedTarget, catalogue: ClauseCatalogue
     const r = buildAllureReport();
     return `Allure report: ${r.index}`;
   } catch (e) {
-    return `Allure report not built: ${(e as Error).message}`;
+    return `Allure report not built (the verdict stands): ${e instanceof FtfError ? e.describe() : (e as Error).message}`;
   }
 }

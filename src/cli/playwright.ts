@@ -1,9 +1,12 @@
 /**
- * Runs the suite with Playwright (`npx playwright test`) in the repository; the configured list/line
+ * Runs the suite with Playwright (`playwright test`, in its own process group) in the repository; the configured list/line
  * reporter is the progress display. Swappable (`playwright.run = ...`) so CLI tests run without a browser.
  */
-import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { FtfError } from '../shared/errors.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
+import { InterruptedError, runInGroup } from './process-group.js';
 
 export interface PlaywrightSelection {
   grep?: string;
@@ -25,9 +28,16 @@ export function playwrightArgs(sel: PlaywrightSelection): string[] {
   return [...args, ...(sel.extra ?? [])];
 }
 
+/** Playwright's own CLI, run with this Node: no `npx` (which would fetch a missing package from the registry). */
+export const PLAYWRIGHT_CLI = join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+
 export const playwright = {
-  run(args: string[], env: Record<string, string>): number | null {
-    const r = spawnSync('npx', args, { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  async run(args: string[], env: Record<string, string>): Promise<number | null> {
+    if (!existsSync(PLAYWRIGHT_CLI)) {
+      throw new FtfError('FTF_E_RUNTIME_MISSING', `@playwright/test is not installed (${PLAYWRIGHT_CLI} is missing)`, { hint: 'run `npm ci` (or `npm ci --omit=dev`) in the harness folder' });
+    }
+    const r = await runInGroup(process.execPath, [PLAYWRIGHT_CLI, ...args.slice(1)], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
+    if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'Playwright and its workers were');
     return r.status;
   },
 };

@@ -50,7 +50,7 @@ export interface FakeRun {
 /** Replaces Playwright: each run writes `report` (or nothing when undefined) as reports/results.json. */
 export function fakePlaywright(report: JSONReport | string | undefined, status = 0): FakeRun {
   const fake: FakeRun = { calls: [] };
-  playwright.run = (args, env) => {
+  playwright.run = async (args, env) => {
     fake.calls.push({ args, env });
     const target = join(process.env.FTF_REPORTS_DIR!, 'results.json');
     if (typeof report === 'string') copyFileSync(report, target);

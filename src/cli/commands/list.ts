@@ -2,7 +2,7 @@
 import { describeProblem } from '../../harness/scenario/load.js';
 import { missingCapabilities } from '../../harness/target/capabilities.js';
 import { FtfError } from '../../shared/errors.js';
-import { parse } from '../args.js';
+import { parse, regExpFlag } from '../args.js';
 import { loadSuite, profileCapabilities, scenarioFile, selectScenarios } from '../scenarios.js';
 import type { Command } from './types.js';
 
@@ -11,6 +11,7 @@ export const listCommand: Command = {
   usage: 'list [--target FILE] [--grep RE] [--tag T] [--json]',
   async run(argv) {
     const { values: v } = parse('list', argv, { target: { type: 'string' }, grep: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } });
+    regExpFlag('list', 'grep', v.grep);
     const suite = loadSuite();
     const selected = selectScenarios(suite.scenarios, { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}) });
     const profile = profileCapabilities(v.target);

@@ -3,10 +3,13 @@
  * Exit: 0 conformant, 1 non-conformant, 2 nothing tested / could not start, 3 internal error.
  */
 import { existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { reportPaths } from '../../harness/report/paths.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
-import { oneOf, parse, UsageError } from '../args.js';
+import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js';
+import { resolveTargetFile } from '../../harness/target/load.js';
+import { oneOf, parse, regExpFlag, shardFlag, UsageError } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, type Evaluation } from '../pipeline.js';
 import { playwright, playwrightArgs, type PlaywrightSelection } from '../playwright.js';
 import { openTarget, type OpenTarget } from '../target.js';
@@ -37,6 +40,7 @@ export async function runSuite(
   command: string,
   opts: { target?: string; selection: PlaywrightSelection; failOn: FailOn; waivers?: string; allowMutations: boolean; certification: boolean; evaluateOnly: boolean; report: boolean },
 ): Promise<SuiteRun> {
+  checkWaiversFirst(command, opts.target, opts.waivers);
   const open = await openTarget(opts.target, { probe: !opts.evaluateOnly, forPlaywright: true });
   try {
     const paths = reportPaths();
@@ -47,7 +51,7 @@ export async function runSuite(
       rmSync(paths.har, { recursive: true, force: true });
       rmSync(paths.allureResults, { recursive: true, force: true });
       const env = { ...open.env, ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}) };
-      const status = playwright.run(playwrightArgs(opts.selection), env);
+      const status = await playwright.run(playwrightArgs(opts.selection), env);
       if (!existsSync(paths.playwrightJson)) {
         throw new FtfError('FTF_E_INTERNAL', `Playwright ended (exit ${status ?? 'killed'}) without writing ${paths.playwrightJson}`, {
           hint: "playwright.config.ts must list ['json', { outputFile: 'reports/results.json' }]; see the output above for the cause",
@@ -80,8 +84,8 @@ export const runCommand: Command = {
   async run(argv) {
     const dash = argv.indexOf('--');
     const { values: v } = parse('run', dash >= 0 ? argv.slice(0, dash) : argv, RUN_OPTIONS);
-    if (v.shard !== undefined && !/^\d+\/\d+$/.test(v.shard)) throw new UsageError('run', `--shard must look like 1/4 (got '${v.shard}')`);
-    if (v.grep !== undefined) validRegExp(v.grep);
+    shardFlag('run', v.shard);
+    regExpFlag('run', 'grep', v.grep);
     const suite = await runSuite('run', {
       ...(v.target ? { target: v.target } : {}),
       selection: { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}), ...(v.shard ? { shard: v.shard } : {}), extra: dash >= 0 ? argv.slice(dash + 1) : [] },
@@ -97,10 +101,8 @@ export const runCommand: Command = {
   },
 };
 
-function validRegExp(re: string): void {
-  try {
-    new RegExp(re);
-  } catch (e) {
-    throw new UsageError('run', `--grep is not a valid regular expression: ${(e as Error).message}`);
-  }
+/** A bad waivers file is a usage problem: say so before a server or Playwright starts, not after the run. */
+function checkWaiversFirst(command: string, target: string | undefined, waivers: string | undefined): void {
+  if (waivers !== undefined && !existsSync(waivers)) throw new UsageError(command, `--waivers file not found: ${resolve(waivers)}`);
+  loadWaivers(waivers ?? defaultWaiversFile(target ? resolve(target) : resolveTargetFile()));
 }

@@ -13,6 +13,7 @@ export const verifyCommand: Command = {
     const file = positionals[0];
     if (!file || positionals.length > 1) throw new UsageError('verify', 'give exactly one certificate.json');
     if (!existsSync(file)) throw new UsageError('verify', `no such file: ${file}`);
+    if (v['public-key'] !== undefined && !existsSync(v['public-key'])) throw new UsageError('verify', `--public-key file not found: ${v['public-key']}`);
     const result = verifyCertificateText(readFileSync(file, 'utf8'), {
       evidenceDir: dirname(file),
       ...(v['public-key'] ? { publicKeyPem: readFileSync(v['public-key'], 'utf8') } : {}),

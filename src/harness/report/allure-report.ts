@@ -53,6 +53,12 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
   const configFile = join(historyDir, 'allurerc.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
   const cli = join(REPO_ROOT, 'node_modules', 'allure', 'cli.js');
+  // The Allure CLI is a devDependency: a production install (npm ci --omit=dev) has no HTML report, only the results.
+  if (!existsSync(cli)) {
+    throw new FtfError('FTF_E_ALLURE_MISSING', `the Allure CLI is not installed (${cli} is missing; it is a devDependency)`, {
+      hint: 'install it with `npm install --no-save allure` (or a full `npm ci`); the allure-results folder is complete without it',
+    });
+  }
   const r = spawnSync(process.execPath, [cli, 'generate', resultsDir, '--config', configFile, '--output', outDir], {
     cwd: REPO_ROOT,
     encoding: 'utf8',

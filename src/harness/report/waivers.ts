@@ -31,7 +31,12 @@ export function defaultWaiversFile(profileFile: string): string {
 
 export function loadWaivers(file: string): Waiver[] {
   if (!existsSync(file)) return [];
-  const source = readYaml(file);
+  let source: ReturnType<typeof readYaml>;
+  try {
+    source = readYaml(file);
+  } catch (cause) {
+    throw new FtfError('FTF_E_WAIVERS_INVALID', `waivers file is unreadable (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, { location: { file }, cause });
+  }
   const first = source.problems[0];
   if (first) {
     const all = source.problems.map((p) => `${file}:${p.line}:${p.column} ${describeYamlProblem(p)}`).join('; ');

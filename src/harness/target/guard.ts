@@ -11,6 +11,7 @@
 import { FtfError } from '../../shared/errors.js';
 import type { HttpRequest, HttpResponse, Transport } from '../http/types.js';
 import { PROFILE_ERROR_CODES } from './errors.js';
+import { isUnder, normaliseUrl } from './url-normalise.js';
 import type { Capability, ResolvedTarget } from './types.js';
 
 export const PRODUCTION_MUTATION_SKIP_REASON = 'production target: mutations need --allow-mutations and allow_mutations: true in the profile';
@@ -34,13 +35,19 @@ export function mutationSkipReason(target: GuardTarget, needs: readonly Capabili
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** True for a write under base_url (the API), whatever the spelling of the method; a token request is none. */
+/**
+ * True for a write under base_url (the API), whatever the spelling of the method or of the URL (see
+ * url-normalise.ts); a token request is none. A URL that does not parse is treated as a write: the guard
+ * cannot tell where it goes.
+ */
 export function isApiWrite(req: Pick<HttpRequest, 'method' | 'url'>, baseUrl: string): boolean {
-  const method = req.method.toUpperCase();
+  const method = req.method.trim().toUpperCase();
   if (!WRITES.has(method)) return false;
-  const base = baseUrl.replace(/\/+$/, '');
-  if (method === 'POST' && req.url.split(/[?#]/)[0] === `${base}/oauth/token`) return false;
-  return req.url === base || req.url.startsWith(`${base}/`) || req.url.startsWith(`${base}?`);
+  const url = normaliseUrl(req.url);
+  const base = normaliseUrl(baseUrl);
+  if (!url || !base) return true;
+  if (method === 'POST' && url.origin === base.origin && url.path === `${base.path}/oauth/token`) return false;
+  return isUnder(url, base);
 }
 
 /** Wraps a transport so that API writes to a guarded production target throw FTF_E_PRODUCTION_MUTATIONS_REFUSED. */
