@@ -1,11 +1,13 @@
 /**
  * npm run reference -- --port 8080 [--mode sandbox|production] [--seed N] [--events N]
- *                      [--token-lifetime S] [--fault NAME] [--print-secrets]
+ *                      [--token-lifetime S] [--fault NAME] [--variant NAME]... [--persona NAME]
+ *                      [--print-secrets]
  * Prints base_url, auth_url, control_url and where the credentials are. Secrets are generated per start and
  * printed only with --print-secrets. Bad flags: a clear message and exit code 2.
  */
 import { parseCli, UsageError, USAGE } from './cli-args.js';
 import { startReferenceServer } from './server.js';
+import { createVariants, profileFor } from './variants.js';
 import { FtfError } from '../shared/errors.js';
 
 async function main(): Promise<void> {
@@ -25,6 +27,12 @@ async function main(): Promise<void> {
   console.log(`auth_url:    ${server.authUrl}`);
   console.log(`control_url: ${server.controlUrl ?? '(none: production mode)'}`);
   console.log(`client ids:  ${Object.keys(server.secrets.clients).join(', ')}`);
+  if (parsed.options.fault !== undefined) console.log(`fault:       ${parsed.options.fault}`);
+  const variants = createVariants(parsed.options.variants);
+  if (variants.active.length > 0) {
+    console.log(`variants:    ${variants.active.join(', ')}`);
+    console.log(`profile settings for these variants (docs/variants.md): ${JSON.stringify(profileFor(variants))}`);
+  }
   console.log(`api keys for: ${mode === 'sandbox' ? Object.keys(server.secrets.apiKeys).join(', ') : '(not accepted in production)'}`);
   if (parsed.printSecrets) {
     console.log('secrets (generated for this start only):');
