@@ -60,7 +60,7 @@ export async function buildReferenceApp(options: ReferenceOptions = {}): Promise
     // Never log Authorization headers or bodies: Fastify's default serializers log method+url only.
   });
   app.setValidatorCompiler(validatorCompiler);
-  installErrorHandling(app, faults);
+  installErrorHandling(app, faults, variants);
   if (variants.is('extra-fields')) installExtraFields(app);
   // Tokens expire on the simulated clock, so advancing it past expires_in expires them.
   await registerAuth(app, ctx, { now: () => domain.clock.now() });

@@ -235,6 +235,16 @@ export const VARIANT_PROBES: VariantProbe[] = [
     },
   },
   {
+    variant: 'checkpoint-name-64', checks: 'checkpoint names of 65 characters are 422, of 64 accepted',
+    async observe(h) {
+      const long = await put(h, 'n'.repeat(65));
+      const fits = await put(h, 'm'.repeat(64));
+      if (fits.status !== 201) return 'neither';
+      const refused = Number(profile(h)['errors.invalid_parameter_status'] ?? 422);
+      return seen(long.status === 201, long.status === refused && long.body.detail !== undefined);
+    },
+  },
+  {
     variant: 'checkpoint-patch-bare', checks: 'a successful PATCH answers the CheckpointData at the root',
     async observe(h) {
       const a = await put(h, 'patch-bare');
@@ -318,6 +328,15 @@ export const VARIANT_PROBES: VariantProbe[] = [
       const ownOk = (await h.api('GET', eventUrl(h, { start_cursor: own }))).status === 200;
       if (!ownOk) return 'neither';
       return seen(r.status === 200, r.status === 400 && r.body.detail === 'Invalid cursor.');
+    },
+  },
+  {
+    variant: 'query-errors-400', checks: 'a bad query value is 400 {detail: string}; a bad body stays 422',
+    async observe(h) {
+      const q = await h.api('GET', eventUrl(h, { limit: 0 }));
+      const body = await h.api('PATCH', '/event/checkpoint/any', { json: { newCursor: 1 } });
+      if (body.status !== 422 || !Array.isArray(body.body.detail)) return 'neither';
+      return seen(q.status === 422 && Array.isArray(q.body.detail), q.status === 400 && typeof q.body.detail === 'string');
     },
   },
   {

@@ -40,6 +40,11 @@ describe('variant registry', () => {
     }
   });
 
+  it('profile keys nest: no key is also the parent of another (a.b and a.b.c)', () => {
+    const keys = new Set(VARIANTS.flatMap((v) => Object.keys(profileFor(createVariants([v.name])))));
+    for (const k of keys) for (const other of keys) assert.ok(!other.startsWith(`${k}.`), `${k} and ${other}`);
+  });
+
   it('has exactly one probe per variant', () => {
     assert.deepEqual(VARIANT_PROBES.map((p) => p.variant).sort(), VARIANTS.map((v) => v.name).sort());
   });

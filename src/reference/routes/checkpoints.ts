@@ -6,7 +6,7 @@
  * DELETE /{name} -> {checkpoint: {uid, name}, deleted: true}.
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError, type Principal, type ReferenceContext } from '../context.js';
+import { ApiError, type Principal, type ReferenceContext, type Variants } from '../context.js';
 import { selectionOf, seqOfCursor } from '../domain/events/query.js';
 import type { Domain } from '../domain/world.js';
 import { begin } from '../http/guard.js';
@@ -15,7 +15,12 @@ import { apiPaths, fastifyPath } from '../variants.js';
 import type { RouteDeps } from './deps.js';
 
 export const CHECKPOINT_NAME_PATTERN = '^[A-Za-z0-9._~-]{1,128}$';
-const PARAMS = { type: 'object', properties: { name: { type: 'string', pattern: CHECKPOINT_NAME_PATTERN } }, required: ['name'] } as const;
+
+/** Name limits are "not shown": 128 characters, or 64 under the variant checkpoint-name-64. */
+function nameParams(variants: Variants) {
+  const pattern = variants.is('checkpoint-name-64') ? '^[A-Za-z0-9._~-]{1,64}$' : CHECKPOINT_NAME_PATTERN;
+  return { type: 'object', properties: { name: { type: 'string', pattern } }, required: ['name'] } as const;
+}
 
 interface NameParams { name: string }
 interface PatchBody { expectedCheckpointVersion: string; newCursor: string }
@@ -36,6 +41,7 @@ export function checkpointOwner(p: Principal, ctx: ReferenceContext): string {
 
 export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
   const book = () => domain.checkpoints;
+  const PARAMS = nameParams(ctx.variants);
   const notFound = (): ApiError => new ApiError(404, 'Checkpoint not found');
 
   const paths = apiPaths(ctx.variants);
