@@ -11,6 +11,8 @@ import { generateSecrets } from './data/secrets.js';
 import { runLifecycle } from './domain/lifecycle.js';
 import { Domain } from './domain/world.js';
 import { createFaults } from './faults.js';
+import { installExtraFields } from './http/shape.js';
+import { createVariants } from './variants.js';
 import { BODY_LIMIT_BYTES, frameworkErrors, installErrorHandling } from './http/errors.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes } from './routes/index.js';
@@ -37,6 +39,7 @@ export function resolveOptions(options: ReferenceOptions = {}): ReferenceContext
     simulation: mode === 'sandbox' && (options.simulation ?? true),
     logger: options.logger ?? false,
     fault: options.fault ?? null,
+    variants: [...(options.variants ?? [])],
     dataDir: options.dataDir ?? DEFAULT_DATA_DIR,
   };
 }
@@ -44,9 +47,10 @@ export function resolveOptions(options: ReferenceOptions = {}): ReferenceContext
 export async function buildReferenceApp(options: ReferenceOptions = {}): Promise<ReferenceApp> {
   const resolved = resolveOptions(options);
   const faults = createFaults(resolved.fault);
+  const variants = createVariants(resolved.variants);
   const data = loadReferenceData(resolved.dataDir, resolved.seed);
-  const ctx: ReferenceContext = { options: resolved, data, secrets: generateSecrets(data), faults };
-  const domain = new Domain(data, { seed: resolved.seed, events: resolved.events, faults });
+  const ctx: ReferenceContext = { options: resolved, data, secrets: generateSecrets(data), faults, variants };
+  const domain = new Domain(data, { seed: resolved.seed, events: resolved.events, faults, variants });
 
   const app = Fastify({
     logger: resolved.logger,
@@ -56,7 +60,8 @@ export async function buildReferenceApp(options: ReferenceOptions = {}): Promise
     // Never log Authorization headers or bodies: Fastify's default serializers log method+url only.
   });
   app.setValidatorCompiler(validatorCompiler);
-  installErrorHandling(app, faults);
+  installErrorHandling(app, faults, variants);
+  if (variants.is('extra-fields')) installExtraFields(app);
   // Tokens expire on the simulated clock, so advancing it past expires_in expires them.
   await registerAuth(app, ctx, { now: () => domain.clock.now() });
   app.addHook('onRequest', async () => {

@@ -5,9 +5,12 @@
 import { parseArgs } from 'node:util';
 import type { ReferenceOptions } from './context.js';
 import { knownFaultNames } from './faults.js';
+import { PERSONAS, VARIANTS } from './variant-registry.js';
+import { createVariants } from './variants.js';
 
 export const USAGE = `usage: ftf-conformance reference [--port N] [--mode sandbox|production] [--seed N] [--events N]
-                                  [--token-lifetime SECONDS] [--fault NAME] [--print-secrets]`;
+                                  [--token-lifetime SECONDS] [--fault NAME] [--variant NAME]... [--persona NAME]
+                                  [--print-secrets]`;
 
 export class UsageError extends Error {}
 
@@ -15,6 +18,22 @@ function intFlag(name: string, raw: string | undefined, min: number, max: number
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max} (got "${raw}")`);
   return Number(raw);
+}
+
+/** Known names only (--variant: variants, --persona: personas), and no two answers to one point. */
+function checkVariants(variants: readonly string[], persona: string | undefined): void {
+  const names = VARIANTS.map((v) => v.name);
+  for (const v of variants) {
+    if (!names.includes(v)) throw new UsageError(`unknown --variant "${v}"; known variants: ${[...names].sort().join(', ')}`);
+  }
+  if (persona !== undefined && !PERSONAS.some((p) => p.name === persona)) {
+    throw new UsageError(`unknown --persona "${persona}"; known personas: ${PERSONAS.map((p) => p.name).join(', ')}`);
+  }
+  try {
+    createVariants([...variants, ...(persona === undefined ? [] : [persona])]);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
 
 export function parseCli(argv: string[]): { options: ReferenceOptions; printSecrets: boolean } {
@@ -27,6 +46,7 @@ export function parseCli(argv: string[]): { options: ReferenceOptions; printSecr
       options: {
         port: { type: 'string' }, mode: { type: 'string' }, seed: { type: 'string' }, events: { type: 'string' },
         'token-lifetime': { type: 'string' }, fault: { type: 'string' }, 'print-secrets': { type: 'boolean' }, help: { type: 'boolean' },
+        variant: { type: 'string', multiple: true }, persona: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -40,6 +60,8 @@ export function parseCli(argv: string[]): { options: ReferenceOptions; printSecr
   if (values.fault !== undefined && !known.includes(values.fault)) {
     throw new UsageError(`unknown --fault "${values.fault}"; known faults: ${known.length ? known.join(', ') : '(none yet)'}`);
   }
+  const variants = [...(values.variant ?? []), ...(values.persona === undefined ? [] : [values.persona])];
+  checkVariants(values.variant ?? [], values.persona);
   const options: ReferenceOptions = {
     port: intFlag('port', values.port, 0, 65535) ?? 8080,
     mode: values.mode as ReferenceOptions['mode'],
@@ -47,6 +69,7 @@ export function parseCli(argv: string[]): { options: ReferenceOptions; printSecr
     events: intFlag('events', values.events, 0, 5_000_000),
     tokenLifetimeSeconds: intFlag('token-lifetime', values['token-lifetime'], 1, 31_536_000),
     fault: values.fault,
+    ...(variants.length > 0 ? { variants } : {}),
   };
   return { options, printSecrets: values['print-secrets'] === true };
 }

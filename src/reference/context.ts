@@ -22,6 +22,11 @@ export interface ReferenceOptions {
   simulation?: boolean;
   /** Name of one injected fault (issue 5). */
   fault?: string;
+  /**
+   * Conformant variants (issue 12): other readings of points the spec leaves open, several at once, and
+   * persona names (`all-alternate`). Default none: today's behaviour. Names: variant-registry.ts.
+   */
+  variants?: string[];
   /** Directory of reference data files; default fixtures/reference-data. */
   dataDir?: string;
   /** Fastify logger on/off (default off). */
@@ -54,6 +59,15 @@ export interface Faults {
   on(name: string): boolean;
 }
 
+/** Variant switchboard (issue 12): each open choice asks `variants.is(name)` at the one place it lives. */
+export interface Variants {
+  /** Active variant names (personas expanded), in registry order. */
+  readonly active: readonly string[];
+  is(name: string): boolean;
+  /** The active variant of a point, or 'default'. */
+  choice(point: string): string;
+}
+
 /** An error answered as `{detail}` (or 422 `{detail:[...]}`) with a status; thrown by routes and hooks. */
 export class ApiError extends Error {
   constructor(
@@ -71,4 +85,5 @@ export interface ReferenceContext {
   data: ReferenceData;
   secrets: GeneratedSecrets;
   faults: Faults;
+  variants: Variants;
 }

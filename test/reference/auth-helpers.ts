@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { ApiError, type Mode, type ReferenceContext } from '../../src/reference/context.js';
+import { NO_VARIANTS } from '../../src/reference/variants.js';
 import type { IdentityData, ReferenceData } from '../../src/reference/data/types.js';
 import { assertEndpointAllowed, assertEntityAllowed, registerAuth } from '../../src/reference/auth/index.js';
 
@@ -49,6 +50,7 @@ export function makeContext(overrides: { mode?: Mode; tokenLifetimeSeconds?: num
       simulation: mode === 'sandbox',
       logger: false,
       fault: null,
+      variants: [],
       dataDir: 'fixtures/reference-data',
     },
     // Only the identity part matters to auth; the domain part is left empty (cast: tolerant of new fields).
@@ -59,6 +61,7 @@ export function makeContext(overrides: { mode?: Mode; tokenLifetimeSeconds?: num
       passwords: Object.fromEntries(IDENTITIES.users.map((u) => [u.email, secret()])),
     },
     faults: { active: null, on: () => false },
+    variants: NO_VARIANTS,
   };
 }
 

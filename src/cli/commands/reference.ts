@@ -6,11 +6,12 @@
  */
 import { parseCli, UsageError, USAGE } from '../../reference/cli-args.js';
 import { startReferenceServer } from '../../reference/server.js';
+import { createVariants, profileFor } from '../../reference/variants.js';
 import { EXIT } from '../errors.js';
 import type { Command } from './types.js';
 
 export const referenceCommand: Command = {
-  summary: 'start the reference server on its own (sandbox or production mode, optional fault); stops on Ctrl-C',
+  summary: 'start the reference server on its own (sandbox or production mode, optional fault and variants); stops on Ctrl-C',
   usage: USAGE.replace(/^usage: ftf-conformance /, ''),
   async run(argv) {
     let parsed;
@@ -29,6 +30,12 @@ export const referenceCommand: Command = {
     console.log(`auth_url:    ${server.authUrl}`);
     console.log(`control_url: ${server.controlUrl ?? '(none: production mode)'}`);
     console.log(`client ids:  ${Object.keys(server.secrets.clients).join(', ')}`);
+    if (parsed.options.fault !== undefined) console.log(`fault:       ${parsed.options.fault}`);
+    const variants = createVariants(parsed.options.variants);
+    if (variants.active.length > 0) {
+      console.log(`variants:    ${variants.active.join(', ')}`);
+      console.log(`profile settings for these variants (docs/variants.md): ${JSON.stringify(profileFor(variants))}`);
+    }
     console.log(`api keys for: ${mode === 'sandbox' ? Object.keys(server.secrets.apiKeys).join(', ') : '(not accepted in production)'}`);
     if (parsed.printSecrets) {
       console.log('secrets (generated for this start only):');

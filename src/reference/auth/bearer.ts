@@ -13,6 +13,7 @@ import { API_KEY_IN_PRODUCTION, apiKeysAccepted, findApiKeyUser } from './api-ke
 import { buildPrincipal } from './principal.js';
 import type { AccessTokenRecord, AuthState } from './state.js';
 import { tokenEndpointPaths } from './token-endpoint.js';
+import { apiPaths } from '../variants.js';
 
 export const NOT_AUTHENTICATED = 'Not authenticated';
 export const INVALID_TOKEN = 'Invalid or expired access token';
@@ -30,11 +31,23 @@ export class BearerError extends Error {
 const missing = (): BearerError => new BearerError(NOT_AUTHENTICATED, 'Bearer realm="ftf"');
 const invalid = (detail = INVALID_TOKEN): BearerError => new BearerError(detail, 'Bearer realm="ftf", error="invalid_token"');
 
-/** Paths under {base_url} need a bearer; the token endpoint never does (even if it were mounted there). */
+/**
+ * Paths under {base_url} need a bearer; the token endpoint never does (even if it were mounted there), nor
+ * the health check under the variant health-public.
+ */
 export function isProtectedPath(ctx: ReferenceContext, url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
   if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) return false;
+  if (ctx.variants.is('health-public') && path === `${API_PREFIX}${apiPaths(ctx.variants).health}`) return false;
   return !tokenEndpointPaths(ctx).includes(path);
+}
+
+/**
+ * Unknown routes answer 404 before authentication; under the variant unknown-route-401-first they need a
+ * bearer first, except {base_url}/oauth/token, which stays a 404 for a token request (Authentication rule 2).
+ */
+function authenticatesUnknownRoutes(ctx: ReferenceContext, url: string): boolean {
+  return ctx.variants.is('unknown-route-401-first') && (url.split('?', 1)[0] ?? '') !== `${API_PREFIX}/oauth/token`;
 }
 
 /** Tokens really expire: valid while now < expiresAt on the auth clock (the simulated one in the server). */
@@ -74,7 +87,7 @@ export function unauthorizedBody(ctx: ReferenceContext, detail: string): Record<
 
 export function bearerHook(state: AuthState) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (request.is404 || !isProtectedPath(state.ctx, request.url)) return;
+    if ((request.is404 && !authenticatesUnknownRoutes(state.ctx, request.url)) || !isProtectedPath(state.ctx, request.url)) return;
     try {
       request.principal = authenticateBearer(state, request.headers.authorization);
     } catch (err) {

@@ -3,10 +3,14 @@ import { REFRESH_LIFETIME_MS, type AuthState, type TokenGrant } from './state.js
 
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  token_type: 'Bearer' | 'bearer';
   /** A number; optional and loosely typed only so that faults can break it. */
   expires_in?: number | string;
-  refresh_token?: string;
+  /** null only under the variant token-refresh-null (client_credentials: "no refresh token is issued"). */
+  refresh_token?: string | null;
+  /** Variant token-response-extras: fields beyond those the spec shows. */
+  scope?: string;
+  issued_at?: number;
 }
 
 export interface TokenSubject {
@@ -35,5 +39,11 @@ export function tokenResponse(state: AuthState, accessToken: string, refreshToke
   const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer' };
   if (!faults.on('token-no-expires-in')) body.expires_in = faults.on('token-expires-in-string') ? String(lifetime) : lifetime;
   if (refreshToken !== undefined) body.refresh_token = refreshToken;
+  else if (state.ctx.variants.is('token-refresh-null')) body.refresh_token = null;
+  if (state.ctx.variants.is('token-response-extras')) {
+    body.token_type = 'bearer';
+    body.scope = 'ftf.read ftf.write';
+    body.issued_at = Math.floor(state.now() / 1000);
+  }
   return body;
 }

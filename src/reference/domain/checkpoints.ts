@@ -47,10 +47,18 @@ export class CheckpointBook {
     return [...(this.byUser.get(email)?.values() ?? [])];
   }
 
-  /** Creates `name` at `cursor` unless it exists. `created` false returns the existing one unchanged. */
-  create(email: string, name: string, cursor: string, nowIso: string): { created: boolean; checkpoint: CheckpointData } | 'limit' {
+  /**
+   * Creates `name` at `cursor` unless it exists. `created` false returns the existing one: unchanged, or
+   * with `resetExisting` (variant checkpoint-put-existing-reset) moved to `cursor` with a new version.
+   */
+  create(email: string, name: string, cursor: string, nowIso: string, resetExisting = false): { created: boolean; checkpoint: CheckpointData } | 'limit' {
     const m = this.userMap(email);
     const existing = m.get(name);
+    if (existing && resetExisting) {
+      const moved: CheckpointData = { ...existing, cursor, checkpointVersion: this.version(existing.uid), updatedAt: nowIso };
+      m.set(name, moved);
+      return { created: false, checkpoint: moved };
+    }
     if (existing) return { created: false, checkpoint: existing };
     if (m.size >= MAX_CHECKPOINTS_PER_USER) return 'limit';
     const uid = this.newUid();

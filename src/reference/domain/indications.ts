@@ -29,7 +29,13 @@ export class IndicationBook {
   private readonly byCode: Map<string, IndicationSpec>;
   private readonly holidays: Set<string>;
 
-  constructor(readonly specs: readonly IndicationSpec[], holidays: readonly Holiday[], private readonly seed: number) {
+  constructor(
+    readonly specs: readonly IndicationSpec[],
+    holidays: readonly Holiday[],
+    private readonly seed: number,
+    /** How a uid is shown (variant opaque-ids); identity by default. */
+    private readonly format: (uuid: string) => string = (uuid) => uuid,
+  ) {
     this.byCode = new Map(specs.map((s) => [s.code, s]));
     this.holidays = new Set(holidays.map((h) => `${h.country}|${h.date}`));
   }
@@ -54,9 +60,9 @@ export class IndicationBook {
   }
 
   uidOn(spec: IndicationSpec, date: string): string {
-    return spec.type === 'Fixed'
+    return this.format(spec.type === 'Fixed'
       ? uuidFrom(this.seed, hashString(spec.code), toEpochDay(date))
-      : uuidFrom(this.seed, hashString(spec.code), 0x7fffffff);
+      : uuidFrom(this.seed, hashString(spec.code), 0x7fffffff));
   }
 
   currentUid(spec: IndicationSpec, nowMs: number): string {

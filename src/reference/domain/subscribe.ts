@@ -4,7 +4,8 @@
  * deviate in exactly one place. Amount math in decimal.js.
  */
 import { Decimal } from 'decimal.js';
-import { ApiError, type Faults } from '../context.js';
+import { ApiError, type Faults, type Variants } from '../context.js';
+import { NO_VARIANTS } from '../variants.js';
 import type { IndicationSpec } from '../data/types.js';
 import { money } from '../data/history.js';
 import type { Subscription } from './subscriptions.js';
@@ -23,6 +24,8 @@ const MILLION = new Decimal(1_000_000);
 export function checkIndicationUid(domain: Domain, uid: string, faults: Faults): IndicationSpec {
   const found = domain.indications.lookupUid(uid, domain.clock.now());
   if (found.kind === 'unknown') throw new ApiError(404, 'Indication not found');
+  // Errors allow 400 or 404 for an expired uid; the variant answers the 404 reading.
+  if (found.kind === 'rotated' && domain.variants.is('expired-uid-404') && !faults.on('expired-indication-uid-accepted')) throw new ApiError(404, 'Indication not found');
   if (found.kind === 'rotated' && !faults.on('expired-indication-uid-accepted')) throw new ApiError(400, 'Indication is no longer available for subscription.');
   return found.spec;
 }
@@ -47,9 +50,12 @@ export function checkMinimum(spec: IndicationSpec, amount: Decimal, faults: Faul
 }
 
 /** amount > maximum x 1,000,000: 400 when enforced, else accepted for manual review. Returns manualReview. */
-export function checkMaximum(spec: IndicationSpec, amount: Decimal, faults: Faults): boolean {
+export function checkMaximum(spec: IndicationSpec, amount: Decimal, faults: Faults, variants: Variants = NO_VARIANTS): boolean {
   if (!amount.greaterThan(new Decimal(spec.maximum).mul(MILLION))) return false;
-  if (spec.enforceMaximum && !faults.on('maximum-not-enforced')) throw new ApiError(400, 'Amount is above the indication maximum.');
+  if (spec.enforceMaximum && !faults.on('maximum-not-enforced')) {
+    // The detail text of this 400 is "not fixed" (Errors).
+    throw new ApiError(400, variants.is('maximum-detail-other') ? 'Requested amount exceeds the maximum for this product.' : 'Amount is above the indication maximum.');
+  }
   return true;
 }
 
@@ -59,7 +65,7 @@ export function subscribe(domain: Domain, body: SubscribeBody, faults: Faults): 
   const date = resolveSubscriptionDate(domain, spec, body.subscriptionDate, faults);
   const amount = new Decimal(String(body.amount));
   checkMinimum(spec, amount, faults);
-  const manualReview = checkMaximum(spec, amount, faults);
+  const manualReview = checkMaximum(spec, amount, faults, domain.variants);
   const record: Subscription = {
     uid: domain.newId(),
     entityCode: body.entityCode,

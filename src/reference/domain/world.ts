@@ -3,9 +3,10 @@
  * idempotency cache, webhooks. `reset()` rebuilds it from the reference data (same seed -> same state).
  * Routes keep a reference to the Domain object and read its fields per request, so reset is safe.
  */
-import type { Faults } from '../context.js';
+import type { Faults, Variants } from '../context.js';
 import type { EventType, Extension, Holding, ReferenceData } from '../data/types.js';
 import { NO_FAULTS } from '../faults.js';
+import { NO_VARIANTS } from '../variants.js';
 import { EVENT_TYPES } from '../data/types.js';
 import { idSequence } from '../data/prng.js';
 import { CheckpointBook } from './checkpoints.js';
@@ -23,6 +24,13 @@ export interface DomainOptions {
   realNow?: () => number;
   /** The fault switchboard (issue 5) for rules that live in the domain (codec, checkpoints, lifecycle). */
   faults?: Faults;
+  /** The variant switchboard (issue 12) for choices that live in the domain (id format, uid check). */
+  variants?: Variants;
+}
+
+/** Variant opaque-ids: a UUID shown as another opaque format (`id_` + its 32 hex digits). */
+export function idFormat(variants: Variants): (uuid: string) => string {
+  return variants.is('opaque-ids') ? (uuid) => `id_${uuid.replace(/-/g, '')}` : (uuid) => uuid;
 }
 
 export class Domain {
@@ -39,9 +47,11 @@ export class Domain {
   webhooks!: Map<string, string>;
   newId!: () => string;
   readonly faults: Faults;
+  readonly variants: Variants;
 
   constructor(readonly data: ReferenceData, private readonly options: DomainOptions) {
     this.faults = options.faults ?? NO_FAULTS;
+    this.variants = options.variants ?? NO_VARIANTS;
     this.reset();
   }
 
@@ -51,11 +61,13 @@ export class Domain {
     const currency = new Map(this.data.entities.map((e) => [e.code, e.currency]));
     this.store = new EventStore(seed, this.data.entities.map((e) => e.code), (code) => currency.get(code) ?? 'USD');
     this.codec = new CursorCodec(seed, this.faults);
-    this.indications = new IndicationBook(this.data.indications, this.data.holidays, seed);
+    const format = idFormat(this.variants);
+    this.indications = new IndicationBook(this.data.indications, this.data.holidays, seed, format);
     this.holdings = new Map(this.data.holdings.map((h) => [h.holding.uid, structuredClone(h.holding)]));
     this.extensions = new Map(this.data.holdings.map((h) => [h.holding.uid, h.extensions]));
     this.subscriptions = new SubscriptionBook();
-    this.newId = idSequence(seed, 'runtime');
+    const nextUuid = idSequence(seed, 'runtime');
+    this.newId = () => format(nextUuid());
     this.checkpoints = new CheckpointBook(this.newId, this.faults);
     this.idempotency = new IdempotencyCache();
     this.webhooks = new Map();

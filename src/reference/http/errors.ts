@@ -4,8 +4,9 @@
  * type, oversized body, bad URL) are 4xx, never 5xx.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type Faults } from '../context.js';
+import { ApiError, type Faults, type Variants } from '../context.js';
 import { NO_FAULTS } from '../faults.js';
+import { NO_VARIANTS } from '../variants.js';
 import { toValidationDetail, type ValidationProblem } from './validation.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -27,12 +28,19 @@ interface MaybeValidation {
 }
 
 /** Status and body for any thrown error. */
-export function errorResponse(err: unknown, faults: Faults = NO_FAULTS): { status: number; body: Record<string, unknown> } {
+export function errorResponse(err: unknown, faults: Faults = NO_FAULTS, variants: Variants = NO_VARIANTS): { status: number; body: Record<string, unknown> } {
   if (err instanceof ApiError) {
     return { status: err.status, body: { detail: err.detail, ...err.extra } };
   }
   const e = err as Partial<FastifyError> & MaybeValidation;
-  if (Array.isArray(e.validation)) return validationResponse(toValidationDetail(e.validation, e.validationContext), faults);
+  if (Array.isArray(e.validation)) {
+    const detail = toValidationDetail(e.validation, e.validationContext);
+    // 422 is "body failed schema validation"; the variant answers a bad query or path value as 400 "invalid request".
+    if (variants.is('query-errors-400') && e.validationContext !== 'body') {
+      return { status: 400, body: { detail: `Invalid request parameter: ${detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ')}` } };
+    }
+    return validationResponse(detail, faults);
+  }
   if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && faults.on('server-error-on-bad-input')) {
     return { status: 500, body: { detail: 'Internal Server Error' } };
   }
@@ -49,9 +57,9 @@ function validationResponse(detail: ValidationProblem[], faults: Faults): { stat
   return { status: 422, body: { detail } };
 }
 
-export function installErrorHandling(app: FastifyInstance, faults: Faults = NO_FAULTS): void {
+export function installErrorHandling(app: FastifyInstance, faults: Faults = NO_FAULTS, variants: Variants = NO_VARIANTS): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = errorResponse(err, faults);
+    const { status, body } = errorResponse(err, faults, variants);
     if (status >= 500) request.log.error({ err }, 'unhandled error');
     return reply.code(status).send(body);
   });

@@ -2,18 +2,21 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../context.js';
 import { begin } from '../http/guard.js';
+import { listBody } from '../http/shape.js';
+import { apiPaths, fastifyPath } from '../variants.js';
 import { CODE_SCHEMA, type RouteDeps } from './deps.js';
 
 export function registerCellRoutes(app: FastifyInstance, { ctx }: RouteDeps): void {
-  app.get('/cell', async (request) => {
-    begin(request, '/cell', ctx);
-    return ctx.data.cells;
+  const paths = apiPaths(ctx.variants);
+  app.get(fastifyPath(paths.cells), async (request) => {
+    begin(request, paths.cells, ctx);
+    return listBody(ctx, 'cells', ctx.data.cells);
   });
-  app.get<{ Params: { code: string } }>('/cell/:code', {
+  app.get<{ Params: { code: string } }>(fastifyPath(paths.cell), {
     attachValidation: true,
     schema: { params: { type: 'object', properties: { code: CODE_SCHEMA }, required: ['code'] } },
   }, async (request) => {
-    begin(request, '/cell/{code}', ctx);
+    begin(request, paths.cell, ctx);
     const cell = ctx.data.cells.find((c) => c.code === request.params.code);
     if (!cell) throw new ApiError(404, 'Cell not found');
     return cell;

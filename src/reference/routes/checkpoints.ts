@@ -6,14 +6,21 @@
  * DELETE /{name} -> {checkpoint: {uid, name}, deleted: true}.
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError, type Principal, type ReferenceContext } from '../context.js';
+import { ApiError, type Principal, type ReferenceContext, type Variants } from '../context.js';
 import { selectionOf, seqOfCursor } from '../domain/events/query.js';
 import type { Domain } from '../domain/world.js';
 import { begin } from '../http/guard.js';
+import { listBody } from '../http/shape.js';
+import { apiPaths, fastifyPath } from '../variants.js';
 import type { RouteDeps } from './deps.js';
 
 export const CHECKPOINT_NAME_PATTERN = '^[A-Za-z0-9._~-]{1,128}$';
-const PARAMS = { type: 'object', properties: { name: { type: 'string', pattern: CHECKPOINT_NAME_PATTERN } }, required: ['name'] } as const;
+
+/** Name limits are "not shown": 128 characters, or 64 under the variant checkpoint-name-64. */
+function nameParams(variants: Variants) {
+  const pattern = variants.is('checkpoint-name-64') ? '^[A-Za-z0-9._~-]{1,64}$' : CHECKPOINT_NAME_PATTERN;
+  return { type: 'object', properties: { name: { type: 'string', pattern } }, required: ['name'] } as const;
+}
 
 interface NameParams { name: string }
 interface PatchBody { expectedCheckpointVersion: string; newCursor: string }
@@ -34,18 +41,23 @@ export function checkpointOwner(p: Principal, ctx: ReferenceContext): string {
 
 export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
   const book = () => domain.checkpoints;
+  const PARAMS = nameParams(ctx.variants);
   const notFound = (): ApiError => new ApiError(404, 'Checkpoint not found');
 
-  app.get('/event/checkpoint', async (request) => {
-    const p = begin(request, '/event/checkpoint', ctx);
-    return { checkpoints: book().list(checkpointOwner(p, ctx)) };
+  const paths = apiPaths(ctx.variants);
+  app.get(fastifyPath(paths.checkpoints), async (request) => {
+    const p = begin(request, paths.checkpoints, ctx);
+    return listBody(ctx, 'checkpoints', book().list(checkpointOwner(p, ctx)));
   });
 
   app.put<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request, reply) => {
     const p = begin(request, '/event/checkpoint/{name}', ctx);
-    const r = book().create(checkpointOwner(p, ctx), request.params.name, headCursorFor(domain, p, ctx), domain.nowIso());
+    // "Behaviour when the name already exists: not shown": unchanged 200 by default, or a variant's reading.
+    const existing = ctx.variants.choice('checkpoint-put-existing');
+    const r = book().create(checkpointOwner(p, ctx), request.params.name, headCursorFor(domain, p, ctx), domain.nowIso(), existing === 'checkpoint-put-existing-reset');
     if (r === 'limit') throw new ApiError(400, 'Checkpoint limit reached for this user.');
-    return reply.code(r.created && !ctx.faults.on('checkpoint-put-200-on-create') ? 201 : 200).send(r.checkpoint);
+    const created = r.created && !ctx.faults.on('checkpoint-put-200-on-create');
+    return reply.code(created || (!r.created && existing === 'checkpoint-put-existing-201') ? 201 : 200).send(r.checkpoint);
   });
 
   app.get<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
@@ -76,12 +88,16 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
     // Compare-and-set: the book checks and writes the version with no await in between.
     const r = await book().compareAndSet(checkpointOwner(p, ctx), name, request.body.expectedCheckpointVersion, request.body.newCursor, domain.nowIso());
     if (!r) throw notFound();
-    if (!r.ok) throw new ApiError(409, 'Checkpoint version mismatch.', ctx.faults.on('checkpoint-409-without-state') ? {} : { checkpoint: r.checkpoint });
-    return { checkpoint: r.checkpoint };
+    if (!r.ok) {
+      // "Body holds the current state": under {checkpoint}, or (variant) its fields at the root beside detail.
+      const state = ctx.variants.is('checkpoint-conflict-bare') ? { ...r.checkpoint } : { checkpoint: r.checkpoint };
+      throw new ApiError(409, 'Checkpoint version mismatch.', ctx.faults.on('checkpoint-409-without-state') ? {} : state);
+    }
+    return ctx.variants.is('checkpoint-patch-bare') ? r.checkpoint : { checkpoint: r.checkpoint };
   });
 
-  app.delete<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
-    const p = begin(request, '/event/checkpoint/{name}', ctx);
+  app.delete<{ Params: NameParams }>(fastifyPath(paths.checkpoint_delete), { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
+    const p = begin(request, paths.checkpoint_delete, ctx);
     const cp = book().delete(checkpointOwner(p, ctx), request.params.name);
     if (!cp) throw notFound();
     return { checkpoint: { uid: cp.uid, name: cp.name }, deleted: true };

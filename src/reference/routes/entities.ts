@@ -6,9 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../context.js';
 import type { Entity, EntityRecord } from '../data/types.js';
 import { allowEntity, begin } from '../http/guard.js';
+import { listBody } from '../http/shape.js';
+import { apiPaths, fastifyPath } from '../variants.js';
 import { CODE_SCHEMA, type RouteDeps } from './deps.js';
 
 const PARAMS = { type: 'object', properties: { code: CODE_SCHEMA }, required: ['code'] } as const;
+const ENTITY_QUERY = { type: 'object', properties: { entity_code: CODE_SCHEMA }, required: ['entity_code'] } as const;
 
 function publicEntity(e: EntityRecord): Entity {
   const { users: _users, ...entity } = e;
@@ -22,18 +25,24 @@ export function registerEntityRoutes(app: FastifyInstance, { ctx }: RouteDeps): 
     return e;
   };
 
-  app.get('/entity', async (request) => {
-    const p = begin(request, '/entity', ctx);
-    return ctx.data.entities.filter((e) => p.allowedEntities.includes(e.code)).map(publicEntity);
+  const paths = apiPaths(ctx.variants);
+  app.get(fastifyPath(paths.entities), async (request) => {
+    const p = begin(request, paths.entities, ctx);
+    return listBody(ctx, 'entities', ctx.data.entities.filter((e) => p.allowedEntities.includes(e.code)).map(publicEntity));
   });
-  app.get<{ Params: { code: string } }>('/entity/:code', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
-    const p = begin(request, '/entity/{code}', ctx);
+  app.get<{ Params: { code: string } }>(fastifyPath(paths.entity), { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
+    const p = begin(request, paths.entity, ctx);
     allowEntity(p, request.params.code, ctx);
     return publicEntity(find(request.params.code));
   });
-  app.get<{ Params: { code: string } }>('/entity/:code/user', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
-    const p = begin(request, '/entity/{code}/user', ctx);
-    allowEntity(p, request.params.code, ctx);
-    return find(request.params.code).users;
+  // The entity as a path segment, or (variant entity-in-query) as the entity_code query parameter.
+  const inQuery = paths.entity_users.includes('?');
+  app.get<{ Params: { code?: string }; Querystring: { entity_code?: string } }>(fastifyPath(paths.entity_users), {
+    attachValidation: true, schema: inQuery ? { querystring: ENTITY_QUERY } : { params: PARAMS },
+  }, async (request) => {
+    const p = begin(request, paths.entity_users, ctx);
+    const code = (inQuery ? request.query.entity_code : request.params.code) ?? '';
+    allowEntity(p, code, ctx);
+    return listBody(ctx, 'entity_users', find(code).users);
   });
 }

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, type Faults } from '../context.js';
 import type { Holding } from '../data/types.js';
 import { allowEntity, begin } from '../http/guard.js';
+import { listBody } from '../http/shape.js';
+import { apiPaths, fastifyPath } from '../variants.js';
 import { CODE_SCHEMA, UID_SCHEMA, type RouteDeps } from './deps.js';
 
 interface Params {
@@ -39,10 +41,16 @@ export function registerHoldingRoutes(app: FastifyInstance, { ctx, domain }: Rou
     return h;
   };
 
-  app.get<{ Params: Pick<Params, 'entity_code'> }>('/holding/:entity_code', { attachValidation: true, schema: { params: ENTITY_PARAMS } }, async (request) => {
-    const p = begin(request, '/holding/{entity_code}', ctx);
-    allowEntity(p, request.params.entity_code, ctx);
-    return domain.holdingsOf(request.params.entity_code).map((h) => holdingView(h, ctx.faults));
+  const paths = apiPaths(ctx.variants);
+  // The entity as a path segment, or (variant entity-in-query) as the entity_code query parameter.
+  const inQuery = paths.holdings.includes('?');
+  app.get<{ Params: Partial<Params>; Querystring: Partial<Params> }>(fastifyPath(paths.holdings), {
+    attachValidation: true, schema: inQuery ? { querystring: ENTITY_PARAMS } : { params: ENTITY_PARAMS },
+  }, async (request) => {
+    const p = begin(request, paths.holdings, ctx);
+    const code = (inQuery ? request.query.entity_code : request.params.entity_code) ?? '';
+    allowEntity(p, code, ctx);
+    return listBody(ctx, 'holdings', domain.holdingsOf(code).map((h) => holdingView(h, ctx.faults)));
   });
   app.get<{ Params: Params }>('/holding/:entity_code/:holding_uid', { attachValidation: true, schema: { params: HOLDING_PARAMS } }, async (request) => {
     const p = begin(request, '/holding/{entity_code}/{holding_uid}', ctx);
@@ -50,10 +58,10 @@ export function registerHoldingRoutes(app: FastifyInstance, { ctx, domain }: Rou
     const h = holdingOf(request.params.entity_code, request.params.holding_uid);
     return h === null ? null : holdingView(h, ctx.faults);
   });
-  app.get<{ Params: Params }>('/holding/:entity_code/:holding_uid/extension', { attachValidation: true, schema: { params: HOLDING_PARAMS } }, async (request) => {
-    const p = begin(request, '/holding/{entity_code}/{holding_uid}/extension', ctx);
+  app.get<{ Params: Params }>(fastifyPath(paths.holding_extensions), { attachValidation: true, schema: { params: HOLDING_PARAMS } }, async (request) => {
+    const p = begin(request, paths.holding_extensions, ctx);
     allowEntity(p, request.params.entity_code, ctx);
     const h = holdingOf(request.params.entity_code, request.params.holding_uid);
-    return h === null ? null : (domain.extensions.get(h.uid) ?? []);
+    return h === null ? null : listBody(ctx, 'holding_extensions', domain.extensions.get(h.uid) ?? []);
   });
 }

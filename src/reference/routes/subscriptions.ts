@@ -9,11 +9,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, type Faults, type Principal } from '../context.js';
+import { ApiError, type Faults, type Principal, type Variants } from '../context.js';
+import type { Subscription } from '../domain/subscriptions.js';
 import { subscribe, type SubscribeBody } from '../domain/subscribe.js';
 import type { CachedResponse } from '../domain/idempotency.js';
 import { errorResponse } from '../http/errors.js';
 import { allowEndpoint, allowEntity, begin } from '../http/guard.js';
+import { listBody } from '../http/shape.js';
 import { compileBodySchema, RequestValidationError } from '../http/validation.js';
 import type { Domain } from '../domain/world.js';
 import { CODE_SCHEMA, type RouteDeps } from './deps.js';
@@ -59,6 +61,15 @@ function remember(domain: Domain, p: Principal, key: string | null, outcome: Cac
   domain.idempotency.set(p.userEmail, key, outcome);
 }
 
+/** The POST /subscribe success body: "a response containing the subscription uid" (layout open). */
+export function subscribeResponse(s: Subscription, variants: Variants): unknown {
+  switch (variants.choice('subscribe-response')) {
+    case 'subscribe-response-wrapped': return { subscription: s };
+    case 'subscribe-response-minimal': return { subscriptionUid: s.uid, status: s.status };
+    default: return s;
+  }
+}
+
 export function registerSubscriptionRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
   app.post('/subscribe', {
     // Key presence before the body is parsed (order: permission -> key -> replay -> validation).
@@ -69,7 +80,10 @@ export function registerSubscriptionRoutes(app: FastifyInstance, { ctx, domain }
     const p = allowEndpoint(request, '/subscribe', ctx);
     const key = idempotencyKey(request.headers['idempotency-key'], ctx.faults);
     const cached = replayOf(domain, p, key, ctx.faults);
-    if (cached) return reply.code(cached.status).header('idempotent-replayed', 'true').send(cached.body);
+    if (cached) {
+      if (!ctx.variants.is('replay-no-header')) reply.header('idempotent-replayed', 'true');
+      return reply.code(cached.status).send(cached.body);
+    }
     // Clean: no await from the lookup above to the store below. The fault opens a gap for concurrent retries.
     if (ctx.faults.on('idempotency-concurrent-duplicates')) await sleep(50);
     let outcome: CachedResponse;
@@ -78,7 +92,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, { ctx, domain }
       if (!validateBody(body)) throw new RequestValidationError(validateBody.errors ?? [], 'body');
       const sb = body as SubscribeBody;
       allowEntity(p, sb.entityCode, ctx);
-      outcome = { status: 200, body: structuredClone(subscribe(domain, sb, ctx.faults)) };
+      outcome = { status: 200, body: structuredClone(subscribeResponse(subscribe(domain, sb, ctx.faults), ctx.variants)) };
     } catch (err) {
       const r = errorResponse(err, ctx.faults);
       if (r.status >= 500) throw err;
@@ -94,6 +108,6 @@ export function registerSubscriptionRoutes(app: FastifyInstance, { ctx, domain }
   }, async (request) => {
     const p = begin(request, '/subscription', ctx);
     allowEntity(p, request.query.entity_code, ctx);
-    return domain.subscriptions.forEntity(request.query.entity_code);
+    return listBody(ctx, 'subscriptions', domain.subscriptions.forEntity(request.query.entity_code));
   });
 }

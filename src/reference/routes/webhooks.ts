@@ -1,31 +1,46 @@
 /**
  * POST /webhook {url} -> 200 {email, url}; DELETE /webhook -> 200 {email, url: previous or null}.
- * One URL per user; nothing is ever delivered to it (spec, Events rule 4).
+ * One URL per user; nothing is ever delivered to it (spec, Events rule 4). The request shapes and the POST
+ * status are "not shown": the variants of issue 12 choose them here.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Variants } from '../context.js';
 import { begin } from '../http/guard.js';
 import type { RouteDeps } from './deps.js';
 
+const URL_SCHEMA = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 } as const;
+
+/** The body field carrying the URL (POST, and DELETE under webhook-delete-body). */
+export function webhookUrlField(variants: Variants): string {
+  return variants.is('webhook-url-field') ? 'callbackUrl' : 'url';
+}
+
+function postStatus(variants: Variants): number {
+  switch (variants.choice('webhook-post-status')) {
+    case 'webhook-post-201': return 201;
+    case 'webhook-post-202': return 202;
+    default: return 200;
+  }
+}
+
 export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
-  app.post<{ Body: { url: string } }>('/webhook', {
-    attachValidation: true,
-    schema: {
-      body: {
-        type: 'object',
-        required: ['url'],
-        properties: { url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 } },
-      },
-    },
-  }, async (request) => {
+  const field = webhookUrlField(ctx.variants);
+  const bodySchema = { type: 'object', required: [field], properties: { [field]: URL_SCHEMA } };
+
+  app.post<{ Body: Record<string, string> }>('/webhook', { attachValidation: true, schema: { body: bodySchema } }, async (request, reply) => {
     const p = begin(request, '/webhook', ctx);
-    domain.webhooks.set(p.userEmail, request.body.url);
-    return { email: p.userEmail, url: request.body.url };
+    const url = request.body[field] ?? '';
+    domain.webhooks.set(p.userEmail, url);
+    return reply.code(postStatus(ctx.variants)).send({ email: p.userEmail, url });
   });
 
-  app.delete('/webhook', async (request) => {
+  const deleteBody = ctx.variants.is('webhook-delete-body');
+  app.delete('/webhook', { attachValidation: true, ...(deleteBody ? { schema: { body: bodySchema } } : {}) }, async (request) => {
     const p = begin(request, '/webhook', ctx);
     const url = domain.webhooks.get(p.userEmail) ?? null;
     domain.webhooks.delete(p.userEmail);
-    return ctx.faults.on('webhook-delete-shape-wrong') ? { deleted: true } : { email: p.userEmail, url };
+    if (ctx.faults.on('webhook-delete-shape-wrong')) return { deleted: true };
+    // "url (string or null, the webhook URL)": the one removed, or (variant) the one registered now: none.
+    return { email: p.userEmail, url: ctx.variants.is('webhook-delete-url-null') ? null : url };
   });
 }

@@ -1,0 +1,465 @@
+/**
+ * One probe per variant (issue 12): it tells which behaviour a server shows at the variant's point,
+ * 'default' (today's), 'alternate' (the variant's) or 'neither'. The probes find things the way a harness
+ * would, through the target-profile settings the server's variants call for (profileFor), so they also work
+ * when several variants are on at once (persona all-alternate).
+ */
+import type { ProfileValue } from '../../src/reference/variant-registry.js';
+import { apiPaths, profileFor, type ApiPaths } from '../../src/reference/variants.js';
+import { newKey, type H, type Res } from './faults-harness.js';
+
+export type Seen = 'default' | 'alternate' | 'neither';
+
+export interface VariantProbe {
+  variant: string;
+  checks: string;
+  /** Extra server options the probe needs (e.g. more events). */
+  options?: { events?: number };
+  observe(h: H): Promise<Seen>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const OPAQUE = /^id_[0-9a-f]{32}$/;
+const WEBHOOK = 'https://hooks.example.test/ftf';
+
+const seen = (isDefault: boolean, isAlternate: boolean): Seen => (isAlternate && !isDefault ? 'alternate' : isDefault && !isAlternate ? 'default' : 'neither');
+
+function profile(h: H): Record<string, ProfileValue> {
+  return profileFor(h.ref.ctx.variants);
+}
+
+function paths(h: H): ApiPaths {
+  return apiPaths(h.ref.ctx.variants);
+}
+
+/** `/holding/{entity_code}` + values -> `/holding/ENT-ALPHA`. */
+function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{([A-Za-z_]+)\}/g, (_m, k: string) => encodeURIComponent(String(values[k] ?? '')));
+}
+
+/** RFC 6901 pointer lookup ('' = the whole value). */
+export function at(value: unknown, pointer: string): unknown {
+  if (pointer === '') return value;
+  let cur: unknown = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+const setting = (h: H, key: string, fallback: string): string => {
+  const v = profile(h)[key];
+  return typeof v === 'string' ? v : fallback;
+};
+
+const VALUES = { code: 'ENT-ALPHA', entity_code: 'ENT-ALPHA', year: 2026 };
+
+/** The array of a list response, found through `fields.<key>_list` (defaults: '' or '/checkpoints'). */
+function listOf(h: H, key: string, res: Res): unknown[] | undefined {
+  const v = at(res.body, setting(h, `fields.${key}_list`, key === 'checkpoints' ? '/checkpoints' : ''));
+  return Array.isArray(v) ? v : undefined;
+}
+
+async function indication(h: H, code = 'FTF-FIX-1M'): Promise<Record<string, unknown>> {
+  const res = await h.api('GET', `/indication/${code}`);
+  return at(res.body, setting(h, 'records.indication', '')) as Record<string, unknown>;
+}
+
+async function subscribe(h: H, body: Record<string, unknown> = {}, key = newKey()): Promise<Res> {
+  const ind = await indication(h);
+  return h.api('POST', '/subscribe', { headers: { 'idempotency-key': key }, json: { indicationUid: ind.uid, entityCode: 'ENT-ALPHA', amount: 1_000_000, ...body } });
+}
+
+function eventUrl(h: H, query: Record<string, string | number>): string {
+  const limit = setting(h, 'fields.event_limit_param', 'limit');
+  const q = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k === 'limit' ? limit : k, String(v)]));
+  return `/event?${q.toString()}`;
+}
+
+async function put(h: H, name: string): Promise<Res> {
+  return h.api('PUT', `/event/checkpoint/${name}`);
+}
+
+/** Every list the reference serves, fetched through the paths the server's variants call for. */
+async function everyList(h: H): Promise<Record<string, Res>> {
+  const p = paths(h);
+  const holdings = await h.api('GET', fill(p.holdings, VALUES));
+  const first = listOf(h, 'holdings', holdings)?.[0] as { uid?: string } | undefined;
+  await put(h, `list-probe-${newKey()}`);
+  return {
+    cells: await h.api('GET', p.cells),
+    entities: await h.api('GET', p.entities),
+    entity_users: await h.api('GET', fill(p.entity_users, VALUES)),
+    holdings,
+    holding_extensions: await h.api('GET', fill(p.holding_extensions, { ...VALUES, holding_uid: first?.uid ?? 'none' })),
+    holidays: await h.api('GET', fill(p.holidays, VALUES)),
+    indications: await h.api('GET', p.indications),
+    subscriptions: await h.api('GET', '/subscription?entity_code=ENT-ALPHA'),
+    checkpoints: await h.api('GET', p.checkpoints),
+  };
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export const VARIANT_PROBES: VariantProbe[] = [
+  {
+    variant: 'indication-as-list', checks: 'GET /indication/{code} is a list holding the record',
+    async observe(h) {
+      const b = (await h.api('GET', '/indication/FTF-FIX-1M')).body;
+      return seen(isObj(b) && b.code === 'FTF-FIX-1M', Array.isArray(b) && b.length === 1 && b[0].code === 'FTF-FIX-1M');
+    },
+  },
+  {
+    variant: 'indication-wrapped', checks: 'GET /indication/{code} is {indication: record}',
+    async observe(h) {
+      const b = (await h.api('GET', '/indication/FTF-FIX-1M')).body;
+      return seen(isObj(b) && b.code === 'FTF-FIX-1M', isObj(b) && isObj(b.indication) && b.indication.code === 'FTF-FIX-1M' && b.code === undefined);
+    },
+  },
+  {
+    variant: 'subscribe-response-wrapped', checks: 'POST /subscribe answers {subscription: record}',
+    async observe(h) {
+      const r = await subscribe(h);
+      const b = r.body;
+      return seen(r.status === 200 && typeof b.uid === 'string' && b.holdingUid === null,
+        r.status === 200 && isObj(b.subscription) && typeof b.subscription.uid === 'string' && b.uid === undefined);
+    },
+  },
+  {
+    variant: 'subscribe-response-minimal', checks: 'POST /subscribe answers {subscriptionUid, status}; the record is in GET /subscription',
+    async observe(h) {
+      const r = await subscribe(h);
+      const b = r.body;
+      const list = listOf(h, 'subscriptions', await h.api('GET', '/subscription?entity_code=ENT-ALPHA')) ?? [];
+      const listed = list.some((s) => isObj(s) && s.uid === b.subscriptionUid && s.holdingUid === null);
+      return seen(r.status === 200 && typeof b.uid === 'string' && 'holdingUid' in b,
+        r.status === 200 && typeof b.subscriptionUid === 'string' && b.uid === undefined && listed);
+    },
+  },
+  {
+    variant: 'lists-wrapped', checks: 'every list is {items, page}',
+    async observe(h) {
+      const lists = Object.entries(await everyList(h));
+      const bare = lists.every(([k, r]) => r.status === 200 && (k === 'checkpoints' ? Array.isArray(r.body.checkpoints) : Array.isArray(r.body)));
+      const wrapped = lists.every(([, r]) => r.status === 200 && Array.isArray(r.body.items) && isObj(r.body.page) && r.body.page.size === r.body.items.length);
+      return seen(bare, wrapped);
+    },
+  },
+  {
+    variant: 'checkpoint-list-bare', checks: 'the checkpoint list is a bare array',
+    async observe(h) {
+      await put(h, 'bare-list-probe');
+      const r = await h.api('GET', paths(h).checkpoints);
+      return seen(isObj(r.body) && Array.isArray(r.body.checkpoints), Array.isArray(r.body) && r.body.some((c: { name?: string }) => c.name === 'bare-list-probe'));
+    },
+  },
+  {
+    variant: 'plural-paths', checks: 'the not-shown operations live at plural paths; the singular ones are 404',
+    async observe(h) {
+      const singular = ['/health', '/cell', '/entity', '/entity/ENT-ALPHA/user', '/indication', '/event/checkpoint'];
+      const plural = ['/status', '/cells', '/entities', '/entities/ENT-ALPHA/users', '/indications', '/event/checkpoints'];
+      const statuses = async (list: string[]): Promise<number[]> => Promise.all(list.map(async (p) => (await h.api('GET', p)).status));
+      const s = await statuses(singular);
+      const pl = await statuses(plural);
+      // Under entity-in-query the users list has no path segment form at all.
+      const users = h.ref.ctx.variants.is('entity-in-query') ? 3 : -1;
+      const ok = (xs: number[], want: number) => xs.every((x, i) => i === users || x === want);
+      return seen(ok(s, 200) && ok(pl, 404), ok(s, 404) && ok(pl, 200));
+    },
+  },
+  {
+    variant: 'entity-in-query', checks: 'holdings and entity users take entity_code as a query parameter (forbidden entity still 403)',
+    async observe(h) {
+      const plural = h.ref.ctx.variants.is('plural-paths');
+      const holding = plural ? '/holdings' : '/holding';
+      const inQuery = await h.api('GET', `${holding}?entity_code=ENT-ALPHA`);
+      const inPath = await h.api('GET', `${holding}/ENT-ALPHA`);
+      const users = await h.api('GET', `${plural ? '/users' : '/user'}?entity_code=ENT-ALPHA`);
+      const forbidden = await h.api('GET', `${holding}?entity_code=ENT-GAMMA`);
+      return seen(inPath.status === 200 && inQuery.status === 404,
+        inQuery.status === 200 && (listOf(h, 'holdings', inQuery)?.length ?? 0) > 0 && inPath.status === 404
+        && users.status === 200 && (listOf(h, 'entity_users', users)?.length ?? 0) > 0 && forbidden.status === 403);
+    },
+  },
+  {
+    variant: 'holidays-by-year', checks: 'GET /holiday/{year} answers that year only',
+    async observe(h) {
+      const base = h.ref.ctx.variants.is('plural-paths') ? '/holidays' : '/holiday';
+      const y2026 = await h.api('GET', `${base}/2026`);
+      const y2025 = await h.api('GET', `${base}/2025`);
+      const all = await h.api('GET', base);
+      const dates = (listOf(h, 'holidays', y2026) ?? []) as Array<{ date: string }>;
+      return seen(all.status === 200 && y2026.status === 404,
+        y2026.status === 200 && dates.length > 0 && dates.every((d) => d.date.startsWith('2026-'))
+        && (listOf(h, 'holidays', y2025) ?? [1]).length === 0 && all.status === 404);
+    },
+  },
+  {
+    variant: 'health-public', checks: 'the health check answers 200 {status} without a token',
+    async observe(h) {
+      const r = await h.raw('GET', `/api/v1${paths(h).health}`);
+      return seen(r.status === 401, r.status === 200 && r.body.status === 'OK');
+    },
+  },
+  {
+    variant: 'unknown-route-401-first', checks: 'an unknown route is 401 without a token, 404 with one; {base_url}/oauth/token stays 404',
+    async observe(h) {
+      const anon = await h.raw('GET', '/api/v1/no-such-route');
+      const authed = await h.api('GET', '/no-such-route');
+      const tokenUnderBase = await h.tokenRequest({ grant_type: 'client_credentials' }, 'cc-alice', { url: '/api/v1/oauth/token' });
+      if (authed.status !== 404 || tokenUnderBase.status !== 404) return 'neither';
+      return seen(anon.status === 404, anon.status === 401 && typeof anon.body.detail === 'string');
+    },
+  },
+  {
+    variant: 'checkpoint-put-existing-201', checks: 'PUT on an existing name answers 201 with the checkpoint unchanged',
+    async observe(h) {
+      const a = await put(h, 'again-201');
+      const b = await put(h, 'again-201');
+      if (a.status !== 201 || b.body.checkpointVersion !== a.body.checkpointVersion || b.body.cursor !== a.body.cursor) return 'neither';
+      return seen(b.status === 200, b.status === 201);
+    },
+  },
+  {
+    variant: 'checkpoint-put-existing-reset', checks: 'PUT on an existing name moves it to the current end (new version)',
+    async observe(h) {
+      const a = await put(h, 'again-reset');
+      await h.sandbox('/events', { count: 3, entityCode: 'ENT-ALPHA' });
+      const b = await put(h, 'again-reset');
+      const head = (await h.api('GET', eventUrl(h, { limit: 1 }))).body.pageInfo.endCursor;
+      if (a.status !== 201 || b.status !== 200 || b.body.uid !== a.body.uid) return 'neither';
+      return seen(b.body.cursor === a.body.cursor && b.body.checkpointVersion === a.body.checkpointVersion,
+        b.body.cursor === head && b.body.cursor !== a.body.cursor && b.body.checkpointVersion !== a.body.checkpointVersion);
+    },
+  },
+  {
+    variant: 'checkpoint-name-64', checks: 'checkpoint names of 65 characters are 422, of 64 accepted',
+    async observe(h) {
+      const long = await put(h, 'n'.repeat(65));
+      const fits = await put(h, 'm'.repeat(64));
+      if (fits.status !== 201) return 'neither';
+      const refused = Number(profile(h)['errors.invalid_parameter_status'] ?? 422);
+      return seen(long.status === 201, long.status === refused && long.body.detail !== undefined);
+    },
+  },
+  {
+    variant: 'checkpoint-patch-bare', checks: 'a successful PATCH answers the CheckpointData at the root',
+    async observe(h) {
+      const a = await put(h, 'patch-bare');
+      const r = await h.api('PATCH', '/event/checkpoint/patch-bare', { json: { expectedCheckpointVersion: a.body.checkpointVersion, newCursor: a.body.cursor } });
+      if (r.status !== 200) return 'neither';
+      return seen(isObj(r.body.checkpoint) && r.body.checkpoint.name === 'patch-bare' && r.body.uid === undefined,
+        r.body.name === 'patch-bare' && typeof r.body.checkpointVersion === 'string' && r.body.checkpoint === undefined);
+    },
+  },
+  {
+    variant: 'checkpoint-conflict-bare', checks: 'a PATCH 409 carries the CheckpointData fields at the root, plus detail',
+    async observe(h) {
+      const a = await put(h, 'conflict-bare');
+      const r = await h.api('PATCH', '/event/checkpoint/conflict-bare', { json: { expectedCheckpointVersion: 'ec1.stale', newCursor: a.body.cursor } });
+      if (r.status !== 409 || typeof r.body.detail !== 'string') return 'neither';
+      return seen(isObj(r.body.checkpoint) && r.body.checkpoint.checkpointVersion === a.body.checkpointVersion,
+        r.body.checkpointVersion === a.body.checkpointVersion && r.body.name === 'conflict-bare' && r.body.checkpoint === undefined);
+    },
+  },
+  {
+    variant: 'page-size-250', checks: 'the default and maximum page size is 250',
+    options: { events: 600 },
+    async observe(h) {
+      const plain = await h.api('GET', '/event');
+      const over = await h.api('GET', eventUrl(h, { limit: 251 }));
+      const clamped = h.ref.ctx.variants.is('page-limit-clamped');
+      const overOk = clamped ? over.status === 200 && over.body.pageInfo.limit === 250 : over.status === 422;
+      return seen(plain.body.pageInfo.limit === 1000 && plain.body.events.length > 250,
+        plain.body.pageInfo.limit === 250 && plain.body.events.length === 250 && overOk);
+    },
+  },
+  {
+    variant: 'page-limit-clamped', checks: 'a limit above the maximum is served with the maximum',
+    async observe(h) {
+      const max = Number(profile(h)['events.max_page_size'] ?? 1000);
+      const r = await h.api('GET', eventUrl(h, { limit: max + 1 }));
+      return seen(r.status === 422, r.status === 200 && r.body.pageInfo.limit === max);
+    },
+  },
+  {
+    variant: 'limit-param-page-size', checks: 'the page size parameter is page_size; limit is ignored',
+    async observe(h) {
+      const max = Number(profile(h)['events.max_page_size'] ?? 1000);
+      const byLimit = (await h.api('GET', '/event?limit=3')).body.pageInfo.limit;
+      const byPageSize = (await h.api('GET', '/event?page_size=3')).body.pageInfo.limit;
+      return seen(byLimit === 3 && byPageSize === max, byPageSize === 3 && byLimit === max);
+    },
+  },
+  {
+    variant: 'total-count-null', checks: 'pageInfo.totalCount is null',
+    async observe(h) {
+      const info = (await h.api('GET', eventUrl(h, { limit: 1 }))).body.pageInfo;
+      return seen(typeof info.totalCount === 'number' && info.totalCount > 1, 'totalCount' in info && info.totalCount === null);
+    },
+  },
+  {
+    variant: 'total-count-absent', checks: 'pageInfo.totalCount is absent',
+    async observe(h) {
+      const info = (await h.api('GET', eventUrl(h, { limit: 1 }))).body.pageInfo;
+      return seen(typeof info.totalCount === 'number' && info.totalCount > 1, !('totalCount' in info));
+    },
+  },
+  {
+    variant: 'page-cursors-absent', checks: 'on an empty page pageEndCursor and startCursor are absent, not null',
+    async observe(h) {
+      const head = (await h.api('GET', eventUrl(h, { limit: 1 }))).body.pageInfo.endCursor as string;
+      const r = await h.api('GET', eventUrl(h, { start_cursor: head }));
+      const info = r.body.pageInfo;
+      if (r.status !== 200 || r.body.events.length !== 0 || info.endCursor !== head) return 'neither';
+      return seen(info.pageEndCursor === null && info.startCursor === null, !('pageEndCursor' in info) && !('startCursor' in info));
+    },
+  },
+  {
+    variant: 'foreign-cursor-refused', checks: "a start_cursor of another entity's event is 400 Invalid cursor.",
+    async observe(h) {
+      const { store, codec } = h.ref.domain;
+      let seq = 1;
+      while (seq <= store.head && store.entityCodeAt(seq) !== 'ENT-GAMMA') seq++;
+      const r = await h.api('GET', eventUrl(h, { start_cursor: codec.encode(seq) }));
+      const own = (await h.api('GET', eventUrl(h, { limit: 1 }))).body.pageInfo.pageEndCursor as string;
+      const ownOk = (await h.api('GET', eventUrl(h, { start_cursor: own }))).status === 200;
+      if (!ownOk) return 'neither';
+      return seen(r.status === 200, r.status === 400 && r.body.detail === 'Invalid cursor.');
+    },
+  },
+  {
+    variant: 'query-errors-400', checks: 'a bad query value is 400 {detail: string}; a bad body stays 422',
+    async observe(h) {
+      const q = await h.api('GET', eventUrl(h, { limit: 0 }));
+      const body = await h.api('PATCH', '/event/checkpoint/any', { json: { newCursor: 1 } });
+      if (body.status !== 422 || !Array.isArray(body.body.detail)) return 'neither';
+      return seen(q.status === 422 && Array.isArray(q.body.detail), q.status === 400 && typeof q.body.detail === 'string');
+    },
+  },
+  {
+    variant: 'token-response-extras', checks: 'the token response carries scope, issued_at, token_type "bearer"',
+    async observe(h) {
+      const b = (await h.tokenRequest({ grant_type: 'client_credentials' })).body;
+      if (typeof b.access_token !== 'string' || typeof b.expires_in !== 'number') return 'neither';
+      return seen(b.token_type === 'Bearer' && b.scope === undefined, b.token_type === 'bearer' && typeof b.scope === 'string' && typeof b.issued_at === 'number');
+    },
+  },
+  {
+    variant: 'token-refresh-null', checks: 'a client_credentials token response carries refresh_token: null',
+    async observe(h) {
+      const b = (await h.tokenRequest({ grant_type: 'client_credentials' })).body;
+      return seen(!('refresh_token' in b), 'refresh_token' in b && b.refresh_token === null);
+    },
+  },
+  {
+    variant: 'extra-fields', checks: 'every object of every body carries x-reference-extra',
+    async observe(h) {
+      const token = (await h.tokenRequest({ grant_type: 'client_credentials' })).body;
+      const health = (await h.api('GET', paths(h).health)).body;
+      const events = (await h.api('GET', eventUrl(h, { limit: 2 }))).body;
+      const missing = (await h.api('GET', '/no-such-route')).body;
+      const objects = [token, health, events, events.pageInfo, ...events.events, missing];
+      const has = objects.map((o) => isObj(o) && o['x-reference-extra'] !== undefined);
+      return seen(has.every((x) => !x), has.every((x) => x));
+    },
+  },
+  {
+    variant: 'webhook-url-field', checks: 'POST /webhook takes {callbackUrl}; {url} is 422',
+    async observe(h) {
+      const byUrl = await h.api('POST', '/webhook', { json: { url: WEBHOOK } });
+      const byCallback = await h.api('POST', '/webhook', { json: { callbackUrl: WEBHOOK } });
+      return seen(byUrl.status < 300 && byCallback.status === 422, byCallback.status < 300 && byCallback.body.url === WEBHOOK && byUrl.status === 422);
+    },
+  },
+  {
+    variant: 'webhook-post-201', checks: 'POST /webhook answers 201',
+    async observe(h) {
+      const r = await h.api('POST', '/webhook', { json: { [setting(h, 'fields.webhook_url', 'url')]: WEBHOOK } });
+      return seen(r.status === 200, r.status === 201 && r.body.url === WEBHOOK);
+    },
+  },
+  {
+    variant: 'webhook-post-202', checks: 'POST /webhook answers 202',
+    async observe(h) {
+      const r = await h.api('POST', '/webhook', { json: { [setting(h, 'fields.webhook_url', 'url')]: WEBHOOK } });
+      return seen(r.status === 200, r.status === 202 && r.body.url === WEBHOOK);
+    },
+  },
+  {
+    variant: 'webhook-delete-body', checks: 'DELETE /webhook needs a body naming the URL (422 without)',
+    async observe(h) {
+      const field = setting(h, 'fields.webhook_url', 'url');
+      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
+      const bare = await h.api('DELETE', '/webhook');
+      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
+      const withBody = await h.api('DELETE', '/webhook', { json: { [field]: WEBHOOK } });
+      return seen(bare.status === 200 && typeof bare.body.email === 'string', bare.status === 422 && withBody.status === 200 && typeof withBody.body.email === 'string');
+    },
+  },
+  {
+    variant: 'webhook-delete-url-null', checks: 'DELETE /webhook answers url: null after removing a URL',
+    async observe(h) {
+      const field = setting(h, 'fields.webhook_url', 'url');
+      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
+      const body = profile(h)['webhook.delete_body'] === true ? { json: { [field]: WEBHOOK } } : {};
+      const r = await h.api('DELETE', '/webhook', body);
+      if (r.status !== 200 || typeof r.body.email !== 'string') return 'neither';
+      return seen(r.body.url === WEBHOOK, r.body.url === null);
+    },
+  },
+  {
+    variant: 'expired-uid-404', checks: "yesterday's Fixed uid is 404 Indication not found",
+    async observe(h) {
+      const old = (await indication(h)).uid as string;
+      await h.sandbox('/clock/advance', { days: 1 });
+      const r = await h.api('POST', '/subscribe', { headers: { 'idempotency-key': newKey() }, json: { indicationUid: old, entityCode: 'ENT-ALPHA', amount: 1_000_000 } });
+      return seen(r.status === 400 && r.body.detail === 'Indication is no longer available for subscription.', r.status === 404 && r.body.detail === 'Indication not found');
+    },
+  },
+  {
+    variant: 'maximum-detail-other', checks: 'an enforced maximum answers 400 with another detail text',
+    async observe(h) {
+      const r = await subscribe(h, { amount: 51_000_000 });
+      if (r.status !== 400 || typeof r.body.detail !== 'string') return 'neither';
+      return seen(r.body.detail === 'Amount is above the indication maximum.', r.body.detail === 'Requested amount exceeds the maximum for this product.');
+    },
+  },
+  {
+    variant: 'enforce-maximum-renamed', checks: 'the indication field is maximumEnforced',
+    async observe(h) {
+      const i = await indication(h);
+      return seen(i.enforceMaximum === true && !('maximumEnforced' in i), i.maximumEnforced === true && !('enforceMaximum' in i));
+    },
+  },
+  {
+    variant: 'indication-decimal-strings', checks: 'minimum and maximum are decimal strings',
+    async observe(h) {
+      const i = await indication(h, 'FTF-FIX-FRAC');
+      return seen(i.minimum === 0.25 && i.maximum === 5.5, i.minimum === '0.25' && i.maximum === '5.5');
+    },
+  },
+  {
+    variant: 'replay-no-header', checks: 'a replay carries no idempotent-replayed header',
+    async observe(h) {
+      const key = newKey();
+      const first = await subscribe(h, {}, key);
+      const again = await subscribe(h, {}, key);
+      if (again.status !== first.status || JSON.stringify(again.body) !== JSON.stringify(first.body)) return 'neither';
+      return seen(again.headers['idempotent-replayed'] === 'true', again.headers['idempotent-replayed'] === undefined);
+    },
+  },
+  {
+    variant: 'opaque-ids', checks: 'indication, subscription and checkpoint uids are id_ + 32 hex digits',
+    async observe(h) {
+      const ind = (await indication(h)).uid as string;
+      const r = await subscribe(h);
+      const sub = at(r.body, setting(h, 'fields.subscription_uid', '/uid')) as string;
+      const cp = (await put(h, 'ids-probe')).body.uid as string;
+      const ids = [ind, sub, cp];
+      return seen(ids.every((x) => UUID.test(x)), ids.every((x) => OPAQUE.test(x)));
+    },
+  },
+];
