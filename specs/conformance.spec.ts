@@ -9,7 +9,7 @@ import { runScenario } from '../src/harness/engine/run.js';
 import * as allure from 'allure-js-commons';
 import { allureMetadataFor } from '../src/harness/report/allure.js';
 import { encodeOutcome } from '../src/harness/report/outcome.js';
-import { outcomeFromError, passedOutcome } from '../src/harness/report/record-outcome.js';
+import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/report/record-outcome.js';
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
@@ -22,8 +22,11 @@ const suite = loadScenarioSuite(SCENARIO_DIR);
 for (const problem of suite.problems) {
   test(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, (_fixtures, testInfo) => {
     const typed = problem.errors[0] ?? new FtfError('FTF_E_SCENARIO_INVALID', describeProblem(problem));
-    testInfo.annotations.push(encodeOutcome(outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] })));
-    throw new Error(describeProblem(problem));
+    const record = outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] });
+    testInfo.annotations.push(encodeOutcome(record));
+    const error = new Error(describeProblem(problem));
+    stampOutcome(error, record);
+    throw error;
   });
 }
 
@@ -58,7 +61,9 @@ for (const scenario of suite.scenarios) {
         await runScenario(scenario, engine);
         testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
       } catch (error) {
-        testInfo.annotations.push(encodeOutcome(outcomeFromError(error, context)));
+        const record = outcomeFromError(error, context);
+        testInfo.annotations.push(encodeOutcome(record));
+        stampOutcome(error, record);
         throw error;
       } finally {
         for (const w of checks.filter((c) => !c.passed && c.severity === 'should')) {

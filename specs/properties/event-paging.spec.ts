@@ -6,7 +6,7 @@
  */
 import type { TestInfo } from '@playwright/test';
 import { encodeOutcome } from '../../src/harness/report/outcome.js';
-import { outcomeFromError, passedOutcome, type Evidence } from '../../src/harness/report/record-outcome.js';
+import { outcomeFromError, passedOutcome, stampOutcome, type Evidence } from '../../src/harness/report/record-outcome.js';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
 import { test, type PagingFixture } from './fixtures.js';
 import { preparePagingProperty } from './paging-property.js';
@@ -37,7 +37,9 @@ async function runProperty(title: string, fence: 'event' | 'head', target: Resol
     await runPropertyOnce(title, fence, target, paging, testInfo, evidence);
     testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
   } catch (error) {
-    testInfo.annotations.push(encodeOutcome(outcomeFromError(error, context)));
+    const record = outcomeFromError(error, context);
+    testInfo.annotations.push(encodeOutcome(record));
+    stampOutcome(error, record);
     throw error;
   }
 }

@@ -57,6 +57,15 @@ export function encodeOutcome(record: OutcomeRecord): { type: string; descriptio
   return { type: OUTCOME_ANNOTATION, description: JSON.stringify(record) };
 }
 
+/**
+ * The record's facts as the last line of the error's stack (`outcome: failed non-conformance FTF_E_CHECK_FAILED
+ * checks=status clauses=RES-HEALTH`): tools that only see error text (Allure categories, allure.ts) match this
+ * harness-written line, anchored at the end of the trace where no response body can put text.
+ */
+export function outcomeLine(r: OutcomeRecord): string {
+  return `outcome: ${r.status} ${r.kind ?? '-'} ${r.code ?? '-'} checks=${r.checks.join(',')} clauses=${r.clauses.join(',')}`;
+}
+
 const EMPTY = { clauses: [], checks: [], exchanges: [], warnings: [] } satisfies Partial<OutcomeRecord>;
 
 function recorded(facts: TestFacts): OutcomeRecord | undefined {
