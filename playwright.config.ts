@@ -36,6 +36,8 @@ export default defineConfig({
     ['html', { outputFolder: `${reports}/playwright-html`, open: 'never' }],
     ['junit', { outputFile: `${reports}/junit.xml` }],
     ['json', { outputFile: `${reports}/results.json` }],
+    // Every test's outcome record (src/harness/report/outcome.ts, the reader every report uses) as one file.
+    ['./src/harness/report/outcome-reporter.ts', { outputFile: `${reports}/outcomes.json` }],
     ['allure-playwright', { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
   ],
   use: { trace: 'off' },

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { runScenario } from '../src/harness/engine/run.js';
 import * as allure from 'allure-js-commons';
 import { allureMetadataFor } from '../src/harness/report/allure.js';
+import { encodeOutcome } from '../src/harness/report/outcome.js';
+import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/report/record-outcome.js';
+import { FtfError } from '../src/shared/errors.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
 import { test } from './fixtures.js';
@@ -17,8 +20,13 @@ const SCENARIO_DIR = process.env.FTF_SPECS_DIR ?? SPECS_DIR;
 const suite = loadScenarioSuite(SCENARIO_DIR);
 
 for (const problem of suite.problems) {
-  test(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, () => {
-    throw new Error(describeProblem(problem));
+  test(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, (_fixtures, testInfo) => {
+    const typed = problem.errors[0] ?? new FtfError('FTF_E_SCENARIO_INVALID', describeProblem(problem));
+    const record = outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] });
+    testInfo.annotations.push(encodeOutcome(record));
+    const error = new Error(describeProblem(problem));
+    stampOutcome(error, record);
+    throw error;
   });
 }
 
@@ -41,14 +49,22 @@ for (const scenario of suite.scenarios) {
         ...allureMeta.annotations,
       ],
     },
-    async ({ target, engine, checks }, testInfo) => {
+    async ({ target, engine, checks, evidence }, testInfo) => {
       const missing = missingCapabilities(target, scenario.needs);
       test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
       test.setTimeout(target.timeouts.scenarioMs);
       // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
       for (const l of allureMeta.links) await allure.link(l.url, l.name, l.type);
+      // The one place a scenario's outcome is written, as data (src/harness/report/outcome.ts).
+      const context = { covers: scenario.covers, evidence, checks };
       try {
         await runScenario(scenario, engine);
+        testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
+      } catch (error) {
+        const record = outcomeFromError(error, context);
+        testInfo.annotations.push(encodeOutcome(record));
+        stampOutcome(error, record);
+        throw error;
       } finally {
         for (const w of checks.filter((c) => !c.passed && c.severity === 'should')) {
           testInfo.annotations.push({ type: 'warning', description: `[${w.check}] ${w.message}` });

@@ -21,6 +21,7 @@ import { createPlaywrightTransport } from '../src/harness/http/playwright-transp
 import { RecordingTransport } from '../src/harness/http/recorder.js';
 import { harSink } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
+import { markStep, type Evidence } from '../src/harness/report/record-outcome.js';
 import type { Exchange, ExchangeSink } from '../src/harness/http/types.js';
 import { loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
@@ -46,13 +47,16 @@ interface TestFixtures {
   engine: EngineContext;
   /** Checks recorded during the test (warnings are turned into annotations at the end). */
   checks: CheckResult[];
+  /** Where the test's exchanges went: attachment names and the HAR file (for the outcome record). */
+  evidence: Evidence;
 }
 
 /** Attaches each redacted exchange (JSON + reproducing curl) to the running step; allure-playwright picks them up. */
-function attachmentSink(testInfo: TestInfo): ExchangeSink {
+function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink {
   return {
     async onExchange(x: Exchange) {
       const name = `${String(x.id).padStart(2, '0')} ${x.label}`;
+      evidence.exchanges.push(`${name}.json`);
       await testInfo.attach(`${name}.json`, { body: JSON.stringify(x, null, 2), contentType: 'application/json' });
       await testInfo.attach(`${name}.curl`, { body: x.curl, contentType: 'text/plain' });
     },
@@ -87,10 +91,12 @@ const POINTED = Symbol('ftf.pointedAtScenario');
  * keep only the scenario frame; unexpected errors keep their full stack below it (they are engine bugs).
  * The innermost step wins (a group's line over its `use:`).
  */
-async function pointAtScenario<T>(fn: () => Promise<T>, location: SourceLocation | undefined): Promise<T> {
+async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location: SourceLocation | undefined): Promise<T> {
   try {
     return await fn();
   } catch (e) {
+    // The outcome record names the step and YAML line as data (record-outcome.ts), not via the stack text.
+    markStep(e, title, location);
     if (location && e instanceof Error && !(e as Error & { [POINTED]?: boolean })[POINTED]) {
       const lines = (e.stack ?? `${e.name}: ${e.message}`).split('\n');
       const firstFrame = lines.findIndex((l) => /^\s+at /.test(l));
@@ -143,6 +149,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   schemas: [async ({ target }, use) => use(schemaRegistry({ paths: target.paths, fields: target.fields })), { scope: 'worker' }],
   // eslint-disable-next-line no-empty-pattern
   checks: async ({}, use) => use([]),
+  // eslint-disable-next-line no-empty-pattern
+  evidence: async ({}, use) => use({ exchanges: [] }),
   productionGuard: [
     async ({ target }, use, testInfo) => {
       if (target.environment === 'production') {
@@ -154,13 +162,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  engine: async ({ target, schemas, request, checks }, use, testInfo) => {
+  engine: async ({ target, schemas, request, checks, evidence }, use, testInfo) => {
     const redactor = new Redactor();
     // Redacted HAR per test: evidence for the conformance certificate (reports/har/*.har).
-    const har = harSink(join(process.env.FTF_REPORTS_DIR ?? 'reports', 'har', `${testInfo.workerIndex}-${testInfo.testId}.har`));
+    const harFile = join(process.env.FTF_REPORTS_DIR ?? 'reports', 'har', `${testInfo.workerIndex}-${testInfo.testId}.har`);
+    const har = harSink(harFile);
+    evidence.har = harFile;
     // Inside the recorder: a refused production write is still recorded (as an error exchange) in the reports.
     const wire = guardProductionWrites(createPlaywrightTransport(request), target, cliAllowsMutations());
-    const transport = new RecordingTransport(wire, redactor, [attachmentSink(testInfo), har]);
+    const transport = new RecordingTransport(wire, redactor, [attachmentSink(testInfo, evidence), har]);
     const auth = createAuthClient(target, transport, redactor);
     await use({
       target,
@@ -172,7 +182,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       redact: (text) => redactor.redactText(text),
       onCheck: (r) => checks.push(r),
       runStep: (title, fn, location) =>
-        base.step(title, () => pointAtScenario(fn, location), { ...(location ? { location } : {}) }),
+        base.step(title, () => pointAtScenario(fn, title, location), { ...(location ? { location } : {}) }),
     });
     await har.flush();
   },

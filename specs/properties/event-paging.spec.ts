@@ -5,6 +5,8 @@
  * scenarios so coverage and the mutation matrix count them. FTF_FC_RUNS / FTF_FC_SEED / FTF_FC_PATH override.
  */
 import type { TestInfo } from '@playwright/test';
+import { encodeOutcome } from '../../src/harness/report/outcome.js';
+import { outcomeFromError, passedOutcome, stampOutcome, type Evidence } from '../../src/harness/report/record-outcome.js';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
 import { test, type PagingFixture } from './fixtures.js';
 import { preparePagingProperty } from '../../src/harness/properties/paging-property.js';
@@ -27,7 +29,22 @@ function details(id: string, clauses: readonly PagingClause[]) {
   };
 }
 
+/** Runs the property and writes its outcome record (src/harness/report/outcome.ts) like the YAML scenarios do. */
 async function runProperty(title: string, fence: 'event' | 'head', target: ResolvedTarget, paging: PagingFixture, testInfo: TestInfo): Promise<void> {
+  const evidence = { exchanges: [] as string[] };
+  const context = { covers: ALL, evidence, checks: [] };
+  try {
+    await runPropertyOnce(title, fence, target, paging, testInfo, evidence);
+    testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
+  } catch (error) {
+    const record = outcomeFromError(error, context);
+    testInfo.annotations.push(encodeOutcome(record));
+    stampOutcome(error, record);
+    throw error;
+  }
+}
+
+async function runPropertyOnce(title: string, fence: 'event' | 'head', target: ResolvedTarget, paging: PagingFixture, testInfo: TestInfo, evidence: Evidence): Promise<void> {
   test.setTimeout(target.timeouts.scenarioMs);
   const prepared = await preparePagingProperty(paging.api, paging.log, target, {
     title,
@@ -39,6 +56,7 @@ async function runProperty(title: string, fence: 'event' | 'head', target: Resol
     onFailure: async (text, exchanges) => {
       await testInfo.attach('counterexample.txt', { body: text, contentType: 'text/plain' });
       await testInfo.attach('counterexample-exchanges.json', { body: JSON.stringify(exchanges, null, 2), contentType: 'application/json' });
+      evidence.exchanges.push('counterexample-exchanges.json');
     },
   });
   test.skip(prepared.skip !== undefined, prepared.skip ?? '');

@@ -62,6 +62,11 @@ export function formatSummary(s: VerdictSummary): string {
   for (const x of attention) {
     lines.push(`${(ICON[x.verdict] ?? x.verdict).padEnd(6)} ${x.id}  [${x.clauses.join(', ') || 'no clause'}]`);
     if (x.reason) lines.push(`       ${x.reason.slice(0, 300)}`);
+    const r = x.record;
+    if (r.code) {
+      const where = [r.step ? `step "${r.step.slice(0, 120)}"` : '', r.location ? `at ${r.location}` : ''].filter(Boolean).join(' ');
+      lines.push(`       ${r.code} (${r.kind ?? 'internal'})${where ? ` in ${where}` : ''}${r.clauses.length ? `; breaks ${r.clauses.join(', ')}` : ''}`);
+    }
     if (x.waivedBy) lines.push(`       waived by ${x.waivedBy.join('; ')}`);
     if (x.verdict !== 'waived') lines.push(`       reproduce: npx ftf-conformance run --grep ${shellQuote(escapeRegExp(x.title))}`);
   }

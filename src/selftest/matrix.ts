@@ -105,8 +105,8 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
       for (const [project, recs] of byProject(testsOf(second))) records.set(project, [...(records.get(project) ?? []), ...recs]);
     }
 
-    const broken = [...records.values()].flat().filter((r) => r.outcome === 'broken');
-    if (broken.length > 0) log(`mutation: warning: ${broken.length} test(s) could not run (was the suite edited during the run?); they count for no fault`);
+    const errored = [...records.entries()].filter(([p]) => p !== CLEAN_PROJECT && p !== CLEAN_PRODUCTION_PROJECT).flatMap(([, r]) => r).filter((r) => r.outcome.status === 'errored');
+    if (errored.length > 0) log(`mutation: ${errored.length} test(s) errored under faults (target trouble, timeouts, harness errors); they count for no fault`);
     const faults: FaultResult[] = selected.map((f: FaultInfo) => faultResult(f.name, f.clauses, records.get(f.name) ?? []));
     // The clean run is the reference in sandbox mode, plus production mode when production faults ran.
     const report: MutationReport = { clean: cleanResult([...(records.get(CLEAN_PROJECT) ?? []), ...(records.get(CLEAN_PRODUCTION_PROJECT) ?? [])]), faults };

@@ -26,7 +26,7 @@ export function formatMatrix(report: MutationReport, facts: RunFacts): string {
   lines.push('');
   lines.push(`${'fault'.padEnd(width)}  ${'verdict'.padEnd(19)}  failing scenarios (clauses the fault breaks)`);
   for (const f of report.faults) {
-    const failing = f.failingScenarios.length ? f.failingScenarios.join(', ') : '-';
+    const failing = (f.failingScenarios.length ? f.failingScenarios.join(', ') : '-') + (f.erroredScenarios.length ? ` [errored, not counted: ${f.erroredScenarios.join(', ')}]` : '');
     const note = facts.notRunnable.includes(f.name) ? ' [needs a production profile: not run]' : '';
     lines.push(`${f.name.padEnd(width)}  ${MARK[f.verdict].padEnd(19)}  ${failing}  (${f.clauses.join(', ')})${note}`);
   }
@@ -79,10 +79,12 @@ first runs only the scenarios whose \`clause\` annotations cover one of the faul
 kill it for the right reason); a fault not killed there runs the rest of the suite in a second pass, to tell
 "killed incidentally" from "survived". \`--full\` runs the whole suite for every fault.
 
-Verdicts: **killed** — at least one failing scenario covers one of the fault's clauses; **killed-incidentally**
-— only scenarios about other clauses fail; **survived** — nothing fails. Exit code 1 when the clean run has a
-failure or any fault is not killed. Results: this page and \`reports/mutation.json\`
-(\`{ clean: { passed, failed }, faults: [ { name, clauses, failingScenarios, verdict } ] }\`).
+Verdicts come from each scenario's outcome record (\`src/harness/report/outcome.ts\`): **killed** — a scenario
+*failed* a check whose clause ids include one of the fault's clauses; **killed-incidentally** — checks fail,
+but only checks of other clauses; **survived** — no check fails. A scenario that *errored* (target trouble,
+timeout, harness error) or was skipped never counts. Exit code 1 when the clean run has a failure or an error,
+or any fault is not killed. Results: this page and \`reports/mutation.json\`
+(\`{ clean: { passed, failed }, faults: [ { name, clauses, failingScenarios, erroredScenarios, verdict } ] }\`).
 
 Faults whose profile is \`production\` (\`api-key-accepted-in-production\`) change only a production-mode
 server: their projects start the reference with \`mode: 'production'\` and load

@@ -1,16 +1,16 @@
 /**
  * Reading Playwright's JSON report (also what `--list --reporter=json` prints): every test with its project,
- * scenario id, covered clause ids (the `clause` annotations conformance.spec.ts declares) and outcome.
+ * scenario id, covered clause ids (the `clause` annotations conformance.spec.ts declares) and its outcome
+ * record, read by the one reader every report uses (src/harness/report/outcome.ts).
  */
+import { readOutcome, type OutcomeRecord } from '../harness/report/outcome.js';
+
 export interface PwAnnotation { type: string; description?: string }
-interface PwResult { status?: string; errors?: Array<{ message?: string }> }
-interface PwTest { projectName: string; status: string; annotations?: PwAnnotation[]; results?: PwResult[] }
+interface PwResult { status?: string; annotations?: PwAnnotation[]; errors?: Array<{ message?: string }> }
+interface PwTest { projectName: string; status: string; timeout?: number; annotations?: PwAnnotation[]; results?: PwResult[] }
 interface PwSpec { title: string; tests: PwTest[] }
 interface PwSuite { specs?: PwSpec[]; suites?: PwSuite[] }
 export interface PwJsonReport { suites?: PwSuite[]; errors?: Array<{ message?: string }> }
-
-/** `broken`: Playwright could not run the test (e.g. its title changed while the suite was edited mid-run). */
-export type Outcome = 'passed' | 'failed' | 'skipped' | 'broken';
 
 export interface TestRecord {
   project: string;
@@ -18,20 +18,22 @@ export interface TestRecord {
   title: string;
   /** The `scenario` annotation, or the title when a test has none. */
   scenario: string;
+  /** Clauses the test covers (its `clause` annotations). */
   clauses: string[];
-  outcome: Outcome;
+  /** The outcome (a listing, which runs nothing, reads as skipped). */
+  outcome: OutcomeRecord;
 }
 
-/** Playwright statuses: expected / unexpected / flaky / skipped. A flaky test failed once: counted as failed. */
-function outcomeOf(t: PwTest): Outcome {
-  if (t.status === 'expected') return 'passed';
-  if (t.status === 'skipped') return 'skipped';
-  const messages = (t.results ?? []).flatMap((r) => r.errors ?? []).map((e) => e.message ?? '');
-  if (messages.length > 0 && messages.every((m) => NOT_RUN.test(m))) return 'broken';
-  return 'failed';
+function outcomeOf(t: PwTest): OutcomeRecord {
+  const last = t.results?.[t.results.length - 1];
+  const firstError = last?.errors?.[0]?.message?.split('\n')[0];
+  return readOutcome({
+    annotations: [...(t.annotations ?? []), ...(last?.annotations ?? [])],
+    lastStatus: last?.status,
+    ...(t.timeout ? { timeoutMs: t.timeout } : {}),
+    ...(firstError ? { firstErrorLine: firstError } : {}),
+  });
 }
-
-const NOT_RUN = /Test not found in the worker process/;
 
 export function testsOf(report: PwJsonReport): TestRecord[] {
   const out: TestRecord[] = [];
@@ -43,7 +45,7 @@ export function testsOf(report: PwJsonReport): TestRecord[] {
           project: t.projectName,
           title: spec.title,
           scenario: annotations.find((a) => a.type === 'scenario')?.description ?? spec.title,
-          clauses: annotations.filter((a) => a.type === 'clause' && a.description).map((a) => a.description as string),
+          clauses: [...new Set(annotations.filter((a) => a.type === 'clause' && a.description).map((a) => a.description as string))],
           outcome: outcomeOf(t),
         });
       }

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { commands } from '../../src/cli/commands/index.js';
+import { ERROR_CODES } from '../../src/harness/report/error-codes.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -30,6 +31,21 @@ describe('README', () => {
     assert.ok(codes.size > 20, `found only ${codes.size} codes: the scan is broken`);
     const missing = [...codes].filter((c) => !readme.includes(`\`${c}\``)).sort();
     assert.deepEqual(missing, [], 'add these codes to the README error table');
+  });
+
+  it('gives every code the kind of the error-code table, and lists no code the table lacks', () => {
+    const rows = [...readme.matchAll(/^\| ((?:`FTF_E_[A-Z0-9_]+`(?:, )?)+) \| ([a-z-]+) \|/gm)];
+    assert.ok(rows.length > 20, 'the README error table has a kind column');
+    const wrong: string[] = [];
+    const listed = new Set<string>();
+    for (const [, codes, kind] of rows) {
+      for (const [, code] of codes!.matchAll(/`(FTF_E_[A-Z0-9_]+)`/g)) {
+        listed.add(code!);
+        if (ERROR_CODES[code as keyof typeof ERROR_CODES] !== kind) wrong.push(`${code}: README says ${kind}, table says ${ERROR_CODES[code as keyof typeof ERROR_CODES] ?? 'nothing'}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+    assert.deepEqual(Object.keys(ERROR_CODES).filter((c) => !listed.has(c)).sort(), [], 'add these codes to the README error table');
   });
 
   it('every npm script it mentions exists', () => {

@@ -109,7 +109,7 @@ describe('paging properties against the embedded reference', () => {
   ];
   it('fail under events-out-of-order already at the snapshot, with the requests that showed it', async () => {
     await assert.rejects(runAgainstReference('event', 'events-out-of-order'), (e: FtfError) => {
-      assert.equal(e.code, 'FTF_E_PROPERTY_FAILED');
+      assert.equal(e.code, 'FTF_E_PROPERTY_VIOLATION');
       assert.match(e.message, /failed while taking the snapshot: \[EVS-ORDER\] snapshot: the start of the stream read with limit 2 is #\d+ #\d+, with the default page size #0\.\.#3…/);
       assert.match(e.message, /GET \/event\?limit=2 → 200: 2 events/);
       return true;
@@ -120,7 +120,7 @@ describe('paging properties against the embedded reference', () => {
     it(`fail under ${fault} with a shrunk, replayable counterexample`, async () => {
       const { error, secrets } = await runAgainstReference(fence, fault, '40');
       assert.ok(error, `the property held under ${fault}`);
-      assert.equal(error.code, 'FTF_E_PROPERTY_FAILED');
+      assert.equal(error.code, 'FTF_E_PROPERTY_VIOLATION');
       assert.match(error.message, expected);
       assert.match(error.message, /seed 20260302, path [\d:]+/);
       assert.match(error.message, /counterexample \(shrunk\): start_cursor .*, limit \d+/);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { allureMetadataFor, CATEGORIES, writeAllureSupportFiles } from '../../src/harness/report/allure.js';
+import { outcomeLine, type OutcomeRecord } from '../../src/harness/report/outcome.js';
 import { catalogue, demoReport, outcomes } from './helpers.js';
 
 test('labels: epic = spec area, feature = family, story = scenario, severity from the clause level, links to clauses', () => {
@@ -23,16 +24,28 @@ test('labels: epic = spec area, feature = family, story = scenario, severity fro
   assert.deepEqual(fromLevel.labels.filter((l) => l.name === 'severity').map((l) => l.value), ['normal'], 'Scenario.level works without the catalogue');
 });
 
-test('categories classify the messages the engine produces', () => {
-  const categoryOf = (message: string) => CATEGORIES.find((c) => c.matchedStatuses.includes('broken') && (!c.messageRegex || new RegExp(c.messageRegex).test(message)))?.name;
-  const msgs = new Map(outcomes(demoReport()).map((o) => [o.id, o.messages.join('\n')]));
-  assert.equal(categoryOf(msgs.get('demo.wrong-status')!), 'Wrong status');
-  assert.equal(categoryOf(msgs.get('demo.timeout')!), 'Timeout or target error');
-  assert.equal(categoryOf('CheckFailure: [schema] GET /x → 200: body does not match holding: /cost must be number'), 'Schema violation');
-  assert.equal(categoryOf('CheckFailure: [detail] POST /subscribe → 400: expected detail "Amount is below the indication minimum.", got "too small"'), 'Wrong detail text');
-  assert.equal(categoryOf('CheckFailure: [count] PATCH x10: expected exactly one 200, got 3'), 'Race / concurrency');
-  // Every regex also works as a Java full match would: it spans the whole multi-line message.
-  for (const c of CATEGORIES) if (c.messageRegex) assert.match(c.messageRegex, /^\[\\s\\S\]\*\(\?:.*\)\[\\s\\S\]\*$/);
+test('categories classify failures by the outcome line the entry ends their trace with, not by body text', () => {
+  const categoryOf = (status: string, trace: string) =>
+    CATEGORIES.find((c) => c.matchedStatuses.includes(status) && (!c.traceRegex || new RegExp(c.traceRegex).test(trace)))?.name;
+  const traceOf = (o: ReturnType<typeof outcomes>[number]) => `${o.messages.join('\n')}\n${outcomeLine(o.record)}`;
+  const byId = new Map(outcomes(demoReport()).map((o) => [o.id, o]));
+  assert.equal(categoryOf('failed', traceOf(byId.get('demo.wrong-status')!)), 'Wrong status');
+  assert.equal(categoryOf('failed', traceOf(byId.get('demo.timeout')!)), 'Target error');
+  assert.equal(categoryOf('broken', 'Test timeout of 60000ms exceeded.'), 'Scenario timeout');
+  const rec = (over: Partial<OutcomeRecord>): OutcomeRecord => ({ status: 'failed', kind: 'non-conformance', code: 'FTF_E_CHECK_FAILED', clauses: ['X'], checks: [], exchanges: [], warnings: [], ...over });
+  // The body quotes every word the old message regexes looked for; the outcome line alone decides.
+  const hostile = 'CheckFailure: [schema] GET /x → 200: body: {"detail":"FTF_E_TARGET_RESET StepError: Test timeout of 1ms exceeded TypeError: [status] [count]"}\n    at specs/x.yaml:3:5';
+  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['schema'] }))}`), 'Schema violation');
+  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['detail'] }))}`), 'Wrong detail text');
+  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['json', 'count'] }))}`), 'Race / concurrency');
+  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['json'] }))}`), 'Other check failure');
+  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ status: 'errored', kind: 'internal', code: 'FTF_E_INTERNAL', clauses: [] }))}`), 'Harness error');
+  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ status: 'errored', kind: 'input', code: 'FTF_E_STEP_FAILED', clauses: [] }))}`), 'Harness error');
+  assert.equal(categoryOf('failed', hostile), 'Failed outside the scenario', 'without the outcome line the body text classifies nothing');
+  assert.equal(categoryOf('failed', `${outcomeLine(rec({ checks: ['status'] }))}\nbody: later text`), 'Failed outside the scenario', 'only the last line counts');
+  // Every regex also works as a Java full match would: it spans the whole multi-line trace.
+  for (const c of CATEGORIES) if (c.traceRegex) assert.match(c.traceRegex, /^\[\\s\\S\]\*.*\$$/);
+  assert.ok(CATEGORIES.every((c) => c.messageRegex === undefined), 'no category reads the message');
 });
 
 test('environment.properties and categories.json are written into allure-results', () => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { JSONReportTest } from '@playwright/test/reporter';
+import { encodeOutcome, OUTCOME_ANNOTATION, type OutcomeRecord } from '../../src/harness/report/outcome.js';
 import { exitCodeFor, summarize, worst } from '../../src/harness/report/verdicts.js';
 import { catalogue, demoReport, only, outcomes, spec } from './helpers.js';
 
@@ -13,7 +15,11 @@ test('scenario verdicts from a recorded Playwright report', () => {
   assert.equal(o.get('demo.wrong-status')?.verdict, 'failed');
   assert.match(o.get('demo.wrong-status')?.reason ?? '', /expected status 418, got 200/);
   assert.equal(o.get('demo.should-only')?.verdict, 'warning', 'a failure of a scenario covering only should-clauses is a warning');
-  assert.equal(o.get('demo.timeout')?.verdict, 'errored', 'a StepError (bound hit) means the target/harness broke');
+  assert.equal(o.get('demo.timeout')?.verdict, 'errored', 'a transport timeout means the target broke, not that it answered wrongly');
+  assert.equal(o.get('demo.timeout')?.record.kind, 'target');
+  assert.equal(o.get('demo.timeout')?.internal, false);
+  assert.deepEqual(o.get('demo.wrong-status')?.record.checks, ['status']);
+  assert.match(o.get('demo.wrong-status')?.record.location ?? '', /wrong-status\.yaml:\d+:\d+$/);
   assert.equal(o.get('demo.production-only')?.verdict, 'skipped');
   assert.match(o.get('demo.production-only')?.reason ?? '', /needs production/);
 });
@@ -53,12 +59,20 @@ test('a run that executed nothing is never green', () => {
   assert.equal(exitCodeFor(skippedOnly), 2);
 });
 
+/** Replaces the outcome record of a spec's test (the record decides; the error text is only shown). */
+function setRecord(t: JSONReportTest, record: OutcomeRecord): void {
+  const result = t.results[t.results.length - 1]!;
+  result.annotations = [...(result.annotations ?? []).filter((a) => a.type !== OUTCOME_ANNOTATION), encodeOutcome(record)];
+  t.annotations = t.annotations.filter((a) => a.type !== OUTCOME_ANNOTATION);
+}
+
 test('should-level warnings of a passing test, not-applicable, flaky and internal errors', () => {
   const report = only(demoReport(), ['demo.health', 'demo.wrong-status', 'demo.production-only']);
-  spec(report, 'demo.health').tests[0]!.annotations.push({ type: 'warning', description: '[header] no Date header' });
+  const health = spec(report, 'demo.health').tests[0]!;
+  setRecord(health, { status: 'passed', clauses: [], checks: [], exchanges: [], warnings: [{ check: 'header', message: 'no Date header', clauses: ['RES-HEALTH'] }] });
   spec(report, 'demo.production-only').tests[0]!.annotations.push({ type: 'not-applicable', description: 'the target has no API keys' });
   const failing = spec(report, 'demo.wrong-status').tests[0]!;
-  failing.results[0]!.errors = [{ message: 'TypeError: cannot read properties of undefined (reading body)' }];
+  setRecord(failing, { status: 'errored', code: 'FTF_E_INTERNAL', kind: 'internal', reason: 'TypeError: cannot read properties of undefined (reading body)', clauses: [], checks: [], exchanges: [], warnings: [] });
   const o = byId(outcomes(report));
   assert.equal(o.get('demo.health')?.verdict, 'warning');
   assert.equal(o.get('demo.health')?.reason, '[header] no Date header');
@@ -68,7 +82,9 @@ test('should-level warnings of a passing test, not-applicable, flaky and interna
   assert.equal(exitCodeFor(summarize([...o.values()], catalogue)), 3, 'a harness crash is an internal error, not a verdict');
 
   const invalid = only(demoReport(), ['demo.wrong-status']);
-  spec(invalid, 'demo.wrong-status').tags.push('@invalid-scenario');
+  const invalidSpec = spec(invalid, 'demo.wrong-status');
+  invalidSpec.tags.push('@invalid-scenario');
+  setRecord(invalidSpec.tests[0]!, { status: 'errored', code: 'FTF_E_SCENARIO_INVALID', kind: 'input', reason: 'FTF_E_SCENARIO_INVALID: unknown step', clauses: [], checks: [], exchanges: [], warnings: [] });
   const [broken] = outcomes(invalid);
   assert.equal(broken?.verdict, 'errored', 'a broken scenario file is the harness\'s problem, not the target\'s');
   assert.equal(broken?.internal, true);
@@ -78,6 +94,18 @@ test('should-level warnings of a passing test, not-applicable, flaky and interna
   const [flaky] = outcomes(flakyReport);
   assert.equal(flaky?.verdict, 'passed');
   assert.equal(flaky?.flaky, true);
+});
+
+test('the record decides, not the error text: a check failure quoting harness words stays a failure', () => {
+  const report = only(demoReport(), ['demo.wrong-status']);
+  const t = spec(report, 'demo.wrong-status').tests[0]!;
+  const hostile = 'body: {"detail":"FTF_E_TARGET_TIMEOUT StepError: Test timeout of 1ms exceeded TypeError: x"}';
+  t.results[t.results.length - 1]!.errors = [{ message: `Error: ${hostile}\nStepError: FTF_E_INTERNAL\nTest timeout of 1ms exceeded.` }];
+  const [o] = outcomes(report);
+  assert.equal(o?.verdict, 'failed');
+  assert.equal(o?.internal, false);
+  assert.deepEqual(o?.record.clauses, ['RES-HEALTH']);
+  assert.equal(exitCodeFor(summarize([o!], catalogue)), 1);
 });
 
 test('problems (e.g. stale waivers) fail an otherwise conformant run', () => {

@@ -11,7 +11,8 @@ import { FAULTS } from '../../src/reference/faults.js';
 import { parseMutationArgs, MutationUsageError } from '../../src/selftest/mutation.js';
 import { renderMarkdown, writeJsonReport, type RunFacts } from '../../src/selftest/output.js';
 import { defaultPlan, projectMetadata, titlesPattern } from '../../src/selftest/plan.js';
-import { globalErrors, testsOf, type PwJsonReport } from '../../src/selftest/pw-report.js';
+import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/outcome.js';
+import { globalErrors, testsOf, type PwAnnotation, type PwJsonReport } from '../../src/selftest/pw-report.js';
 import { CI_SUBSET, selectFaults } from '../../src/selftest/subsets.js';
 import { cleanResult, faultResult, matrixOk, verdictOf, type MutationReport } from '../../src/selftest/verdict.js';
 
@@ -21,21 +22,34 @@ const ann = (scenario: string, clauses: string[]) => [
   { type: 'allure.label.epic', description: 'FTF conformance' },
 ];
 
+/** The record the conformance entry writes (specs/conformance.spec.ts), as the JSON report carries it. */
+const rec = (record: Partial<OutcomeRecord> & Pick<OutcomeRecord, 'status'>) => encodeOutcome({ clauses: [], checks: [], exchanges: [], warnings: [], ...record });
+const failedCheck = (clauses: string[], body = '') => rec({ status: 'failed', code: 'FTF_E_CHECK_FAILED', kind: 'non-conformance', clauses, checks: ['status'], reason: `FTF_E_CHECK_FAILED: [status] expected 200, got 500; body: ${body}` });
+const run = (status: string, ...annotations: PwAnnotation[]) => [{ status, annotations, errors: status === 'failed' ? [{ message: 'Error: whatever Playwright printed' }] : [] }];
+
 const REPORT: PwJsonReport = {
   suites: [{
     suites: [{
       specs: [
         { title: 'paging.traversal: pages concatenate', tests: [
-          { projectName: 'clean', status: 'expected', annotations: ann('paging.traversal', ['EP-EVENT-PAGING']) },
-          { projectName: 'paging-gap', status: 'unexpected', annotations: ann('paging.traversal', ['EP-EVENT-PAGING']) },
+          { projectName: 'clean', status: 'expected', annotations: ann('paging.traversal', ['EP-EVENT-PAGING']), results: run('passed', rec({ status: 'passed' })) },
+          { projectName: 'paging-gap', status: 'unexpected', annotations: ann('paging.traversal', ['EP-EVENT-PAGING']), results: run('failed', failedCheck(['EP-EVENT-PAGING'])) },
         ] },
         { title: 'resources.health: health', tests: [
-          { projectName: 'clean', status: 'skipped', annotations: ann('resources.health', ['RES-HEALTH']) },
-          { projectName: 'paging-gap', status: 'flaky', annotations: ann('resources.health', ['RES-HEALTH']) },
+          { projectName: 'clean', status: 'skipped', annotations: ann('resources.health', ['RES-HEALTH']), results: run('skipped') },
+          { projectName: 'paging-gap', status: 'flaky', annotations: ann('resources.health', ['RES-HEALTH']), results: run('failed', failedCheck(['RES-HEALTH'])) },
         ] },
         { title: 'resources.cells: cells', tests: [
+          // Playwright could not run it: no record, so it errored and kills nothing.
           { projectName: 'paging-gap', status: 'unexpected', annotations: ann('resources.cells', ['EP-EVENT-PAGING']),
             results: [{ status: 'failed', errors: [{ message: 'Test not found in the worker process. Make sure test title does not change.' }] }] },
+        ] },
+        { title: 'paging.fence: fence', tests: [
+          // The harness timed out on a scenario covering the fault's clause: errored, never a kill.
+          { projectName: 'paging-gap', status: 'unexpected', timeout: 60_000, annotations: ann('paging.fence', ['EP-EVENT-PAGING']), results: run('timedOut') },
+          // A transport failure whose message quotes check words is still target trouble (the record says so).
+          { projectName: 'paging-slow', status: 'unexpected', annotations: ann('paging.fence', ['EP-EVENT-PAGING']),
+            results: run('failed', rec({ status: 'errored', code: 'FTF_E_TARGET_RESET', kind: 'target', reason: 'FTF_E_TARGET_RESET: [status] expected status 200, CheckFailure:' })) },
         ] },
       ],
     }],
@@ -44,34 +58,52 @@ const REPORT: PwJsonReport = {
 };
 
 describe('mutation runner', () => {
-  it('reads tests, scenarios, clauses and outcomes from the JSON report (flaky counts as failed)', () => {
+  it('reads tests, scenarios, covered clauses and outcome records from the JSON report', () => {
     const tests = testsOf(REPORT);
-    assert.equal(tests.length, 5);
-    assert.equal(tests[4]?.outcome, 'broken', 'a test Playwright could not run is broken, not failed');
-    assert.deepEqual(cleanResult([{ ...tests[4]!, project: 'clean' }]), { passed: 0, failed: 1 });
-    const gap = tests.filter((t) => t.project === 'paging-gap' && t.outcome !== 'broken');
-    assert.deepEqual(gap.map((t) => [t.scenario, t.clauses, t.outcome]), [
-      ['paging.traversal', ['EP-EVENT-PAGING'], 'failed'],
-      ['resources.health', ['RES-HEALTH'], 'failed'],
+    assert.equal(tests.length, 7);
+    const cells = tests.find((t) => t.scenario === 'resources.cells')!;
+    assert.equal(cells.outcome.status, 'errored', 'a test Playwright could not run wrote no record: errored');
+    assert.deepEqual(cleanResult([{ ...cells, project: 'clean' }]), { passed: 0, failed: 1 }, 'an error in the clean run is a false alarm');
+    const gap = tests.filter((t) => t.project === 'paging-gap');
+    assert.deepEqual(gap.map((t) => [t.scenario, t.clauses, t.outcome.status, t.outcome.clauses]), [
+      ['paging.traversal', ['EP-EVENT-PAGING'], 'failed', ['EP-EVENT-PAGING']],
+      ['resources.health', ['RES-HEALTH'], 'failed', ['RES-HEALTH']],
+      ['resources.cells', ['EP-EVENT-PAGING'], 'errored', []],
+      ['paging.fence', ['EP-EVENT-PAGING'], 'errored', []],
     ]);
+    assert.equal(gap[3]?.outcome.code, 'FTF_E_SCENARIO_TIMEOUT');
+    assert.match(gap[3]?.outcome.reason ?? '', /60000 ms/);
     assert.deepEqual(cleanResult(tests.filter((t) => t.project === 'clean')), { passed: 1, failed: 0 });
     assert.deepEqual(globalErrors({ errors: [{ message: 'config broke' }] }), ['config broke']);
   });
 
-  it('killed only when a failing scenario covers one of the fault\'s clauses', () => {
-    const tests = testsOf(REPORT).filter((t) => t.project === 'paging-gap');
-    assert.equal(faultResult('x', ['EP-EVENT-PAGING'], tests.filter((t) => t.scenario === 'resources.cells')).verdict, 'survived');
-    const health = tests.filter((t) => t.scenario === 'resources.health');
-    assert.equal(verdictOf(['EP-EVENT-PAGING'], tests), 'killed');
+  it('killed only when a scenario fails a check naming one of the fault\'s clauses; errors never kill', () => {
+    const tests = testsOf(REPORT);
+    const gap = tests.filter((t) => t.project === 'paging-gap');
+    const erroredOnly = gap.filter((t) => t.scenario === 'resources.cells' || t.scenario === 'paging.fence');
+    assert.equal(faultResult('x', ['EP-EVENT-PAGING'], erroredOnly).verdict, 'survived', 'errored and timed-out scenarios kill nothing');
+    assert.equal(faultResult('paging-slow', ['EP-EVENT-PAGING'], tests.filter((t) => t.project === 'paging-slow')).verdict, 'survived');
+    const health = gap.filter((t) => t.scenario === 'resources.health');
+    assert.equal(verdictOf(['EP-EVENT-PAGING'], gap), 'killed');
     assert.equal(verdictOf(['EP-EVENT-PAGING'], health), 'killed-incidentally');
     assert.equal(verdictOf(['EP-EVENT-PAGING'], []), 'survived');
-    assert.deepEqual(faultResult('paging-gap', ['EP-EVENT-PAGING'], tests), {
-      name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['paging.traversal', 'resources.health'], verdict: 'killed',
+    assert.deepEqual(faultResult('paging-gap', ['EP-EVENT-PAGING'], gap), {
+      name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['paging.traversal', 'resources.health'],
+      erroredScenarios: ['paging.fence', 'resources.cells'], verdict: 'killed',
     });
   });
 
+  it('the failing check\'s clauses decide, not the scenario\'s covers', () => {
+    // A scenario covering the fault's clause whose failing check names another clause does not kill it.
+    const [t] = testsOf({ suites: [{ specs: [{ title: 's: t', tests: [{ projectName: 'f', status: 'unexpected', annotations: ann('s', ['EP-EVENT-PAGING', 'RES-HEALTH']),
+      results: run('failed', failedCheck(['RES-HEALTH'], '"FTF_E_TARGET_TIMEOUT StepError: Test timeout of 1ms exceeded TypeError:"')) }] }] }] });
+    assert.equal(t?.outcome.status, 'failed', 'body text quoting harness words does not make it an error');
+    assert.equal(verdictOf(['EP-EVENT-PAGING'], [t!]), 'killed-incidentally');
+    assert.equal(verdictOf(['RES-HEALTH'], [t!]), 'killed');
+  });
+
   it('a run is ok only with a clean run without failures and every fault killed', () => {
-    const killed = { name: 'a', clauses: ['X'], failingScenarios: ['s'], verdict: 'killed' as const };
+    const killed = { name: 'a', clauses: ['X'], failingScenarios: ['s'], erroredScenarios: [], verdict: 'killed' as const };
     assert.ok(matrixOk({ clean: { passed: 3, failed: 0 }, faults: [killed] }));
     assert.ok(!matrixOk({ clean: { passed: 3, failed: 1 }, faults: [killed] }));
     assert.ok(!matrixOk({ clean: { passed: 3, failed: 0 }, faults: [killed, { ...killed, verdict: 'killed-incidentally' }] }));
@@ -112,7 +144,7 @@ describe('mutation runner', () => {
   it('writes reports/mutation.json exactly in the agreed shape and a markdown table row per fault', () => {
     const report: MutationReport = {
       clean: { passed: 2, failed: 0 },
-      faults: [{ name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['paging.traversal'], verdict: 'killed' }],
+      faults: [{ name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['paging.traversal'], erroredScenarios: [], verdict: 'killed' }],
     };
     const dir = mkdtempSync(join(tmpdir(), 'ftf-mutation-test-'));
     try {

@@ -11,6 +11,8 @@ export interface CheckResult {
   expected: string;
   actual: string;
   message: string;
+  /** Clause ids this check verifies (the engine stamps the scenario's `covers:` when the check names none). */
+  clauses?: string[];
 }
 
 /** What a check needs to know about a response (the engine's ResponseRecord satisfies it). */

@@ -22,7 +22,7 @@ export async function runScenario(scenario: Scenario, engine: EngineContext): Pr
     scenario_id: scenario.id,
   };
   for (const [name, value] of Object.entries(scenario.vars)) vars[name] = resolveDeep(value, vars);
-  const runner = new Runner(engine, vars, checks);
+  const runner = new Runner(engine, vars, checks, scenario.covers);
   try {
     await runner.runSteps(scenario.steps);
   } finally {
@@ -44,6 +44,8 @@ class Runner {
     readonly engine: EngineContext,
     readonly vars: Record<string, unknown>,
     readonly checks: CheckResult[],
+    /** Clause ids a check verifies unless it names its own: outcome records say which clauses a failure breaks. */
+    readonly covers: readonly string[] = [],
   ) {}
 
   async runSteps(steps: LocatedStep[]): Promise<void> {
@@ -66,6 +68,7 @@ class Runner {
     const vars = this.vars;
     const redact = (text: string): string => (engine.redact ? engine.redact(text) : text);
     const record = (r: CheckResult): void => {
+      r.clauses ??= [...this.covers];
       this.checks.push(r);
       engine.onCheck?.(r);
     };

@@ -13,7 +13,7 @@ import { snapshotLabeller } from './oracle.js';
 import { runPagingCase, takeSnapshot, type Snapshot } from './paging-case.js';
 import type { RunLog } from './run-log.js';
 import { checkProperty, withoutFrames, type PropertySettings } from './runner.js';
-import { PROPERTY_ERROR_CODES, PropertyViolation, type PagingCase } from './types.js';
+import { PROPERTY_ERROR_CODES, PropertyViolation, propertyFailure, type PagingCase } from './types.js';
 
 /** Pad a short stream (when the control API is there) so walks span several pages. */
 export const MIN_STREAM = 60;
@@ -47,8 +47,8 @@ export async function preparePagingProperty(api: EventsApi, log: RunLog, target:
     if (!(e instanceof PropertyViolation)) throw e;
     // Before any case is generated: no seed to replay, but the requests that showed it.
     const lines = formatRequestLines(exchanges, bases);
-    throw withoutFrames(new FtfError(PROPERTY_ERROR_CODES.failed,
-      [`property "${opts.title}" failed while taking the snapshot: ${e.message}`, '  requests (URLs relative to base_url):', ...lines.map((l) => `  ${l}`)].join('\n')));
+    throw withoutFrames(propertyFailure(
+      [`property "${opts.title}" failed while taking the snapshot: ${e.message}`, '  requests (URLs relative to base_url):', ...lines.map((l) => `  ${l}`)].join('\n'), e));
   }
   if (snapshot.events.length < 2 && api.canAppend) {
     // The profile declares the control API and the appends were accepted, yet the stream stayed short:

@@ -10,7 +10,7 @@ import type { Exchange } from '../http/types.js';
 import { FtfError } from '../../shared/errors.js';
 import { formatFailure, type Bases } from './counterexample.js';
 import type { RunLog } from './run-log.js';
-import { PROPERTY_ERROR_CODES } from './types.js';
+import { PROPERTY_ERROR_CODES, propertyFailure } from './types.js';
 
 export interface PropertySettings {
   numRuns: number;
@@ -63,7 +63,7 @@ interface FailedRun {
   error: unknown;
 }
 
-/** fc.assert with our reporter: resolves when the property holds, throws FTF_E_PROPERTY_FAILED otherwise. */
+/** fc.assert with our reporter: resolves when the property holds, throws FTF_E_PROPERTY_VIOLATION (a counterexample) or FTF_E_PROPERTY_FAILED otherwise. */
 export async function checkProperty<T>(run: PropertyRun<T>): Promise<{ numRuns: number; numSkips: number; interrupted: boolean }> {
   const failed = new Map<T, FailedRun>();
   let last: FailedRun | undefined;
@@ -113,7 +113,7 @@ export async function checkProperty<T>(run: PropertyRun<T>): Promise<{ numRuns: 
         command: run.command,
       });
       await run.onFailure?.(text, rec?.exchanges ?? []);
-      throw withoutFrames(new FtfError(PROPERTY_ERROR_CODES.failed, text));
+      throw withoutFrames(propertyFailure(text, rec?.error ?? details.errorInstance));
     },
   });
   return stats;

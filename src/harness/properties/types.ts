@@ -72,6 +72,17 @@ export class PropertyViolation extends FtfError {
   }
 }
 
+/**
+ * The error a property run ends with. A counterexample whose violation names a clause (or the schema) is the
+ * target's non-conformance (FTF_E_PROPERTY_VIOLATION, naming the broken clause as data for the outcome record);
+ * a violation of the harness's own set-up (HARNESS) or a run that could not happen is FTF_E_PROPERTY_FAILED.
+ */
+export function propertyFailure(text: string, cause: unknown): FtfError {
+  const v = cause instanceof PropertyViolation ? cause.violation : undefined;
+  if (v === undefined || v.clause === 'HARNESS') return new FtfError(PROPERTY_ERROR_CODES.failed, text);
+  return Object.assign(new FtfError(PROPERTY_ERROR_CODES.violation, text), { failedClauses: v.clause === 'SCHEMA' ? [] : [v.clause] });
+}
+
 export function describeViolation(v: Violation): string {
   const where = [v.role, v.page !== undefined ? `page ${v.page}` : undefined].filter(Boolean).join(' ');
   return `[${v.clause}] ${where ? `${where}: ` : ''}${v.message}`;

@@ -48,30 +48,31 @@ export function allureMetadataFor(meta: ScenarioMeta, catalogue?: ClauseCatalogu
 }
 
 /**
- * Failure classes. The regexes match the messages the checks and the engine produce (src/harness/checks,
- * src/harness/engine) and Playwright's own timeout text. Order matters: Allure takes the first match.
+ * Failure classes, from the outcome record: the scenario entry ends every failing test's trace with the
+ * record's line (`outcome: <status> <kind> <code> checks=<checks> clauses=<clauses>`, outcome.ts), and each
+ * category matches that last line only (anchored at the end of the trace, where no response body can write).
+ * A Playwright timeout never reaches the entry; allure-playwright reports it as `broken`. Allure takes the
+ * first match.
  */
-/** Matches anywhere in a multi-line message, in Allure 3 (RegExp.test) and Allure 2 (Java full match) alike. */
-const anywhere = (core: string): string => `[\\s\\S]*(?:${core})[\\s\\S]*`;
+const lastLine = (core: string): string => `[\\s\\S]*\\noutcome: ${core}[^\\n]*$`;
 
 export interface AllureCategory {
   name: string;
   messageRegex?: string;
+  traceRegex?: string;
   matchedStatuses: string[];
 }
 
-const ANY: string[] = ['failed', 'broken'];
-
-/** Check failures read "[<check>] <exchange>: expected ..., got ..." (src/harness/checks, engine/errors.ts). */
 export const CATEGORIES: readonly AllureCategory[] = [
-  { name: 'Timeout or target error', messageRegex: anywhere('FTF_E_TARGET_|FTF_E_BOUND_EXCEEDED|StepError:|no complete response within|Test timeout of|Timeout \\d+ms exceeded|ECONNREFUSED|ECONNRESET|socket hang up'), matchedStatuses: ANY },
-  { name: 'Race / concurrency', messageRegex: anywhere('\\[count\\]|concurren|exactly one'), matchedStatuses: ANY },
-  { name: 'Schema violation', messageRegex: anywhere('\\[schema\\]|does not match [\\w-]+|must have required property'), matchedStatuses: ANY },
-  { name: 'Wrong status', messageRegex: anywhere('\\[status\\]|expected status'), matchedStatuses: ANY },
-  { name: 'Wrong detail text', messageRegex: anywhere('\\[detail\\]|expected detail'), matchedStatuses: ANY },
-  { name: 'Harness error', messageRegex: anywhere('FTF_E_(?:INTERNAL|SCENARIO|EXPRESSION)|TypeError:|ReferenceError:|scenario file is invalid'), matchedStatuses: ANY },
-  { name: 'Other check failure', matchedStatuses: ['failed'] },
-  { name: 'Broken test', matchedStatuses: ['broken'] },
+  { name: 'Scenario timeout', matchedStatuses: ['broken'] },
+  { name: 'Target error', traceRegex: lastLine('errored target '), matchedStatuses: ['failed'] },
+  { name: 'Harness error', traceRegex: lastLine('errored (?:internal|input) '), matchedStatuses: ['failed'] },
+  { name: 'Race / concurrency', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?count[, ]'), matchedStatuses: ['failed'] },
+  { name: 'Schema violation', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?schema[, ]'), matchedStatuses: ['failed'] },
+  { name: 'Wrong status', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?status[, ]'), matchedStatuses: ['failed'] },
+  { name: 'Wrong detail text', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?detail[, ]'), matchedStatuses: ['failed'] },
+  { name: 'Other check failure', traceRegex: lastLine('failed '), matchedStatuses: ['failed'] },
+  { name: 'Failed outside the scenario', matchedStatuses: ['failed', 'broken'] },
 ];
 
 export interface AllureEnvironment {

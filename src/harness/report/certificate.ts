@@ -32,7 +32,11 @@ export interface CertificateBody {
   run: { started_at: string; finished_at: string; fail_on: string; certification: boolean };
   verdict: { overall: OverallVerdict; totals: Totals };
   clauses: { id: string; level: string; verdict: ClauseVerdict; scenarios: { id: string; verdict: ScenarioVerdict }[] }[];
-  scenarios: { id: string; title: string; file: string; verdict: ScenarioVerdict; clauses: string[]; reason?: string; waived_by?: string[] }[];
+  scenarios: {
+    id: string; title: string; file: string; verdict: ScenarioVerdict; clauses: string[]; reason?: string; waived_by?: string[];
+    /** From the outcome record: the error code and its kind, the clauses the failing check broke, the YAML line. */
+    code?: string; kind?: string; failed_clauses?: string[]; location?: string;
+  }[];
   waivers: { target: string; owner: string; expires: string; reason: string }[];
   problems: string[];
   evidence: { file: string; sha256: string; entries: number }[];
@@ -77,6 +81,9 @@ export function buildCertificateBody(input: CertificateInput): CertificateBody {
       clauses: s.clauses,
       ...(s.reason ? { reason: s.reason.slice(0, 500) } : {}),
       ...(s.waivedBy ? { waived_by: s.waivedBy } : {}),
+      ...(s.record.code ? { code: s.record.code, ...(s.record.kind ? { kind: s.record.kind } : {}) } : {}),
+      ...(s.record.clauses.length > 0 ? { failed_clauses: s.record.clauses } : {}),
+      ...(s.record.location ? { location: s.record.location } : {}),
     })),
     waivers: input.waivers.map((w) => ({ target: w.scenario ? `scenario:${w.scenario}` : `clause:${w.clause}`, owner: w.owner, expires: w.expires, reason: w.reason })),
     problems: summary.problems,

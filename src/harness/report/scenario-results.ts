@@ -8,11 +8,13 @@
  *   { type: 'skip', description: 'needs consent: ...' }   set by test.skip(cond, reason)
  *   { type: 'not-applicable', description: 'why' }        the scenario does not apply to this target
  *   { type: 'warning', description: '[check] message' }   a should-level check failed in a passing test
+ *   { type: 'ftf-outcome', description: '{json}' }        the outcome record (outcome.ts; readOutcome reads it)
  * Tags come from Playwright's test tags.
  */
 import { readFileSync } from 'node:fs';
 import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
 import { FtfError } from '../../shared/errors.js';
+import { readOutcome, type OutcomeRecord } from './outcome.js';
 
 export interface ScenarioResult {
   id: string;
@@ -31,8 +33,10 @@ export interface ScenarioResult {
   notApplicable?: string;
   /** Should-level check failures of a test that otherwise passed. */
   warnings: string[];
-  /** Error messages of the last attempt, ANSI codes stripped. */
+  /** Error messages of the last attempt, ANSI codes stripped (shown, never parsed: `record` decides). */
   errors: string[];
+  /** The scenario's outcome as data (outcome.ts): what every verdict is made of. */
+  record: OutcomeRecord;
   durationMs: number;
   retries: number;
 }
@@ -75,12 +79,14 @@ export function scenarioResults(report: JSONReport): ScenarioResult[] {
   return projects.size > 1 ? mergeProjects(out) : out;
 }
 
-/** Worst first: a failure anywhere decides, then a flaky pass, a pass, and only then a skip. */
+/** Worst first: a failure anywhere decides, then an error, a flaky pass, a pass, and only then a skip. */
 function rank(r: ScenarioResult): number {
-  if (r.outcome === 'skipped') return r.notApplicable !== undefined ? 4 : 3;
-  if (r.outcome === 'expected') return 2;
-  if (r.outcome === 'flaky') return 1;
-  return 0;
+  const status = r.record.status;
+  if (status === 'failed') return 0;
+  if (status === 'errored') return 1;
+  if (status === 'not-applicable') return 5;
+  if (status === 'skipped') return 4;
+  return r.outcome === 'flaky' ? 2 : 3;
 }
 
 /**
@@ -94,9 +100,11 @@ export function mergeProjects(results: readonly ScenarioResult[]): ScenarioResul
   return [...groups.values()].map((runs) => {
     if (runs.length === 1) return runs[0]!;
     const chosen = [...runs].sort((a, b) => rank(a) - rank(b))[0]!;
-    const passing = runs.filter((r) => r.outcome === 'expected' || r.outcome === 'flaky');
-    const warnings = rank(chosen) <= 2 ? [...new Set(passing.flatMap((r) => r.warnings.map((w) => `[${r.project}] ${w}`)))] : chosen.warnings;
-    return { ...chosen, warnings, durationMs: runs.reduce((sum, r) => sum + r.durationMs, 0) };
+    const passing = runs.filter((r) => r.record.status === 'passed');
+    if (chosen.record.status !== 'passed') return { ...chosen, durationMs: runs.reduce((sum, r) => sum + r.durationMs, 0) };
+    const warnings = [...new Set(passing.flatMap((r) => r.warnings.map((w) => `[${r.project}] ${w}`)))];
+    const record = { ...chosen.record, warnings: passing.flatMap((r) => r.record.warnings.map((w) => ({ ...w, message: `[${r.project}] ${w.message}` }))) };
+    return { ...chosen, warnings, record, durationMs: runs.reduce((sum, r) => sum + r.durationMs, 0) };
   });
 }
 
@@ -114,6 +122,12 @@ function toResult(title: string, specFile: string, tags: string[], describe: str
   if (last?.error?.message && errors.length === 0) errors.push(stripAnsi(last.error.message));
   const na = values('not-applicable')[0];
   const skip = annotations.find((a) => a.type === 'skip' || a.type === 'fixme')?.description;
+  const record = readOutcome({
+    annotations,
+    lastStatus: last?.status,
+    timeoutMs: test.timeout,
+    ...(errors[0] ? { firstErrorLine: errors[0].split('\n')[0] } : {}),
+  });
   return {
     id,
     title,
@@ -128,6 +142,7 @@ function toResult(title: string, specFile: string, tags: string[], describe: str
     ...(na !== undefined ? { notApplicable: na } : {}),
     warnings: values('warning'),
     errors,
+    record,
     durationMs: test.results.reduce((sum, r) => sum + r.duration, 0),
     retries: Math.max(0, test.results.length - 1),
   };

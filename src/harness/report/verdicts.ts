@@ -3,6 +3,7 @@
  * A run that executed no scenario is `nothing-tested`, never green.
  */
 import type { ClauseCatalogue, ClauseLevel } from '../spec/clauses.js';
+import type { OutcomeRecord } from './outcome.js';
 import type { ScenarioResult } from './scenario-results.js';
 
 export type ScenarioVerdict = 'passed' | 'failed' | 'warning' | 'skipped' | 'not-applicable' | 'errored' | 'waived';
@@ -16,26 +17,19 @@ export const EXECUTED: ReadonlySet<ScenarioVerdict> = new Set(['passed', 'failed
 /** Worst first: a clause takes the first of these that any of its scenarios has. */
 const SEVERITY: readonly ClauseVerdict[] = ['failed', 'errored', 'warning', 'waived', 'passed', 'skipped', 'not-applicable', 'not-tested'];
 
-/**
- * Messages that mean the harness or the target broke, not that the target answered wrongly: transport
- * failures (FTF_E_TARGET_*), engine step errors (StepError: bad variable, bound hit), Playwright timeouts.
- * CheckFailure ("[status] ...") and assertion errors are real failures.
- */
-const ERRORED = /FTF_E_(?:TARGET_|INTERNAL|STEP_FAILED|BOUND_EXCEEDED|REQUEST_FAILED)|^\s*(?:Error: )?(?:StepError|FtfError):|Test timeout of \d+ms exceeded|Timeout \d+ms exceeded/m;
-/** The harness itself crashed: its result says nothing about the target. */
-const INTERNAL = /FTF_E_INTERNAL|^\s*(?:TypeError|ReferenceError|SyntaxError|RangeError):/m;
-
 /** The scenario's identity and timing come from its Playwright result; the rest is the verdict. */
 export interface ScenarioOutcome extends Pick<ScenarioResult, 'id' | 'title' | 'file' | 'family' | 'clauses' | 'tags' | 'durationMs'> {
   /** must when any covered clause is must (or unknown / none). */
   level: ClauseLevel;
   verdict: ScenarioVerdict;
-  /** Skip / not-applicable reason, or the first line of the failure. */
+  /** Skip / not-applicable reason, or the failure's one-line reason from the record. */
   reason?: string;
   /** Full failure messages (already redacted by the recorder/engine). */
   messages: string[];
-  /** The harness itself broke (FTF_E_INTERNAL): the run cannot be trusted. */
+  /** The harness itself broke (error kind internal) or a scenario file is invalid: the run cannot be trusted. */
   internal: boolean;
+  /** The outcome record the verdict was made from (outcome.ts). */
+  record: OutcomeRecord;
   flaky: boolean;
   /** Set by applyWaivers. */
   waivedBy?: string[];
@@ -64,29 +58,33 @@ export interface VerdictSummary {
   notes: string[];
 }
 
+/**
+ * The verdict of one scenario, from its outcome record alone (no error text is looked at): failed when a check
+ * failed (a warning when every covered clause is should-level), errored when the target or the harness broke.
+ */
 export function scenarioOutcome(r: ScenarioResult, catalogue: ClauseCatalogue): ScenarioOutcome {
+  const rec = r.record;
   const levels = r.clauses.map((id) => catalogue.byId.get(id)?.level ?? 'must');
   const level: ClauseLevel = levels.length > 0 && levels.every((l) => l === 'should') ? 'should' : 'must';
-  const base = { id: r.id, title: r.title, file: r.file, family: r.family, clauses: r.clauses, tags: r.tags, level, messages: r.errors, durationMs: r.durationMs };
-  const firstLine = r.errors.map((e) => e.split('\n').find((l) => l.trim())?.trim() ?? '').find(Boolean);
-  const internal = r.errors.some((e) => INTERNAL.test(e));
-  if (r.notApplicable !== undefined) return { ...base, verdict: 'not-applicable', reason: r.notApplicable || 'not applicable', internal: false, flaky: false };
-  if (r.outcome === 'skipped') {
-    const reason = r.skipReason ?? 'skipped';
-    const na = /^not applicable\b/i.test(reason);
-    return { ...base, verdict: na ? 'not-applicable' : 'skipped', reason, internal: false, flaky: false };
+  const base = { id: r.id, title: r.title, file: r.file, family: r.family, clauses: r.clauses, tags: r.tags, level, messages: r.errors, durationMs: r.durationMs, record: rec, internal: false, flaky: false };
+  const reason = rec.reason;
+  switch (rec.status) {
+    case 'not-applicable':
+    case 'skipped':
+      return { ...base, verdict: rec.status, reason: reason ?? rec.status };
+    case 'passed':
+    case 'waived': {
+      const flaky = r.outcome === 'flaky';
+      const warnings = rec.warnings.map((w) => `[${w.check}] ${w.message}`);
+      if (warnings.length > 0) return { ...base, verdict: 'warning', reason: warnings[0]!, messages: warnings, flaky };
+      return { ...base, verdict: 'passed', flaky };
+    }
+    case 'errored':
+      // A harness bug, or a broken scenario file (specs/conformance.spec.ts tags its test @invalid-scenario).
+      return { ...base, verdict: 'errored', reason: reason ?? 'errored', internal: rec.kind === 'internal' || r.tags.includes('invalid-scenario') };
+    case 'failed':
+      return { ...base, verdict: level === 'should' ? 'warning' : 'failed', reason: reason ?? 'failed' };
   }
-  if (r.outcome === 'expected' || r.outcome === 'flaky') {
-    const flaky = r.outcome === 'flaky';
-    if (r.warnings.length > 0) return { ...base, verdict: 'warning', reason: r.warnings[0]!, messages: r.warnings, internal: false, flaky };
-    return { ...base, verdict: 'passed', internal: false, flaky };
-  }
-  // specs/conformance.spec.ts declares a broken scenario file as a failing test tagged @invalid-scenario.
-  if (r.tags.includes('invalid-scenario')) return { ...base, verdict: 'errored', reason: firstLine ?? 'invalid scenario file', internal: true, flaky: false };
-  const broke = internal || r.lastStatus === 'timedOut' || r.lastStatus === 'interrupted' || r.errors.some((e) => ERRORED.test(e));
-  const reason = firstLine ?? (r.lastStatus === 'timedOut' ? 'timed out' : `ended ${r.lastStatus ?? 'without a result'}`);
-  if (broke) return { ...base, verdict: 'errored', reason, internal, flaky: false };
-  return { ...base, verdict: level === 'should' ? 'warning' : 'failed', reason, internal: false, flaky: false };
 }
 
 export function worst(verdicts: readonly ClauseVerdict[]): ClauseVerdict {

@@ -128,7 +128,7 @@ export function applyWaivers(scenarios: ScenarioOutcome[], waivers: Waiver[], ca
     if (byScenario.length === 0 && !allClausesWaived) return s;
     byScenario.forEach((w) => used.add(w));
     const by = byScenario.length > 0 ? byScenario : byClause.flat();
-    return { ...s, verdict: 'waived' as const, waivedBy: by.map((w) => `${label(w)} (${w.owner}, until ${w.expires}): ${w.reason}`) };
+    return { ...s, verdict: 'waived' as const, record: { ...s.record, status: 'waived' as const }, waivedBy: by.map((w) => `${label(w)} (${w.owner}, until ${w.expires}): ${w.reason}`) };
   });
   for (const w of active) {
     if (used.has(w)) continue;
