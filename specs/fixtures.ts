@@ -104,7 +104,7 @@ async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location:
       const frames = firstFrame < 0 || e instanceof FtfError ? [] : lines.slice(firstFrame);
       // Step errors carry an actionable hint; check failures' generic hint adds nothing to the message.
       if (e instanceof FtfError && e.hint && e.code !== 'FTF_E_CHECK_FAILED') message.push(`hint: ${e.hint}`);
-      // The stable code lets reports classify failures (target error vs check failure) without parsing prose.
+      // The stable code for the reader; reports classify from the outcome record (src/harness/report/outcome.ts), not this text.
       if (e instanceof FtfError) message.push(`code: ${e.code}`);
       e.stack = [...message, `    at ${location.file}:${location.line}:${location.column}`, ...frames].join('\n');
       Object.defineProperty(e, POINTED, { value: true });
