@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FtfError } from '../../shared/errors.js';
+import { boundIssues } from './bounds.js';
 import { deriveCapabilities } from './capabilities.js';
 import { FIELD_DEFAULTS, PATH_DEFAULTS, TIMEOUT_DEFAULTS } from './defaults.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
@@ -48,6 +49,10 @@ export function loadTargetProfile(file: string = resolveTargetFile(), opts: Load
   const apiKeyIssues = semantic.filter((i) => i.code === PROFILE_ERROR_CODES.apiKeyInProduction);
   if (apiKeyIssues.length) throw new ProfileError(PROFILE_ERROR_CODES.apiKeyInProduction, file, apiKeyIssues);
   if (semantic.length) throw new ProfileError(PROFILE_ERROR_CODES.invalid, file, semantic);
+  const timeouts = resolveTimeouts(value);
+  // Bounds must nest (request < step < scenario): refused at the field at fault (target/bounds.ts).
+  const bounds = boundIssues(timeouts, new Set(Object.keys(value.timeouts ?? {})), (field) => source.locate(['timeouts', field], 'value'));
+  if (bounds.length) throw new ProfileError(PROFILE_ERROR_CODES.invalid, file, bounds);
 
   const urls = resolveUrls(value, source, file, env, opts.overrides ?? {});
   const { credentials, missing } = resolveCredentials(value, source, env);
@@ -57,7 +62,6 @@ export function loadTargetProfile(file: string = resolveTargetFile(), opts: Load
   }
 
   const embedded = value.base_url === EMBEDDED;
-  const t = value.timeouts ?? {};
   const target: ResolvedTarget = {
     name: value.name,
     source: embedded ? EMBEDDED : file,
@@ -72,16 +76,35 @@ export function loadTargetProfile(file: string = resolveTargetFile(), opts: Load
     fields: { ...FIELD_DEFAULTS, ...(value.fields ?? {}) },
     capabilities: new Set(),
     allowMutations: value.allow_mutations ?? false,
-    timeouts: {
-      requestMs: t.request_ms ?? TIMEOUT_DEFAULTS.requestMs,
-      pollIntervalMs: t.poll_interval_ms ?? TIMEOUT_DEFAULTS.pollIntervalMs,
-      pollDeadlineMs: t.poll_deadline_ms ?? TIMEOUT_DEFAULTS.pollDeadlineMs,
-      scenarioMs: t.scenario_ms ?? TIMEOUT_DEFAULTS.scenarioMs,
-      maxPages: t.max_pages ?? TIMEOUT_DEFAULTS.maxPages,
-    },
+    timeouts,
   };
   target.capabilities = deriveCapabilities(value.capabilities ?? [], target);
   return target;
+}
+
+function resolveTimeouts(value: RawProfile): ResolvedTarget['timeouts'] {
+  const t = value.timeouts ?? {};
+  return {
+    requestMs: t.request_ms ?? TIMEOUT_DEFAULTS.requestMs,
+    pollIntervalMs: t.poll_interval_ms ?? TIMEOUT_DEFAULTS.pollIntervalMs,
+    pollDeadlineMs: t.poll_deadline_ms ?? TIMEOUT_DEFAULTS.pollDeadlineMs,
+    scenarioMs: t.scenario_ms ?? TIMEOUT_DEFAULTS.scenarioMs,
+    maxPages: t.max_pages ?? TIMEOUT_DEFAULTS.maxPages,
+  };
+}
+
+/**
+ * The timeouts a profile file gives (defaults filled in) without loading it: no secrets, no URL checks.
+ * playwright.config.ts sizes the run bound from them; an unreadable or invalid profile gives the defaults
+ * (the `target` fixture then reports the profile's real problem).
+ */
+export function profileTimeouts(file: string): ResolvedTarget['timeouts'] {
+  try {
+    const { value, source } = readProfile(file);
+    return validateProfile(value, source).length ? resolveTimeouts({} as RawProfile) : resolveTimeouts(value);
+  } catch {
+    return resolveTimeouts({} as RawProfile);
+  }
 }
 
 function readProfile(file: string): { value: RawProfile; source: YamlSource } {
