@@ -8,7 +8,10 @@
  * production guard skips mutating scenarios). The worker fixture (specs/fixtures.ts) reads `metadata`.
  * Against an external target (FTF_TARGET set) there is one project: the profile says what the target is.
  */
+import { readdirSync } from 'node:fs';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { runTimeoutMs, testTimeoutMs } from './src/harness/target/bounds.js';
+import { profileTimeouts, REFERENCE_PROFILE, resolveTargetFile } from './src/harness/target/load.js';
 
 const ci = Boolean(process.env.CI);
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/paths.ts); self-tests use temp folders.
@@ -22,12 +25,26 @@ export const REFERENCE_PROJECTS: Project[] = [
 ];
 
 const projects: Project[] = process.env.FTF_TARGET?.trim() ? [{}] : REFERENCE_PROJECTS;
+const workers = Number(process.env.FTF_WORKERS ?? 2);
+
+/** YAML scenario files (step groups under _steps excluded): an upper bound of the tests per project. */
+function countScenarioFiles(dir: string): number {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml') && !f.split(/[\\/]/).includes('_steps')).length;
+}
+
+// Every bound derives from the profile's timeouts (src/harness/target/bounds.ts): the test timeout (it also
+// covers fixture set-up, e.g. the embedded server's start) sits above scenario_ms, the run bound above all.
+const timeouts = profileTimeouts(process.env.FTF_TARGET?.trim() ? resolveTargetFile(process.env) : REFERENCE_PROFILE);
+// + 2: the property specs (specs/properties/*.spec.ts) beside the YAML catalogue.
+const tests = (countScenarioFiles(process.env.FTF_SPECS_DIR ?? 'specs') + 2) * projects.length;
 
 export default defineConfig({
   testDir: 'specs',
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
-  workers: Number(process.env.FTF_WORKERS ?? 2),
+  workers,
+  timeout: testTimeoutMs(timeouts),
+  globalTimeout: runTimeoutMs(timeouts, tests, workers),
   retries: 0,
   forbidOnly: ci,
   outputDir: 'test-results',

@@ -13,14 +13,18 @@ import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/re
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
+import { test as plainTest } from '@playwright/test';
+import { testTimeoutMs } from '../src/harness/target/bounds.js';
 import { test } from './fixtures.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 const SCENARIO_DIR = process.env.FTF_SPECS_DIR ?? SPECS_DIR;
 const suite = loadScenarioSuite(SCENARIO_DIR);
 
+// Declared on Playwright's plain `test`: an invalid file is reported as invalid (file:line:col) without
+// waiting for the `target` fixture, whose server start may itself fail or time out.
 for (const problem of suite.problems) {
-  test(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, (_fixtures, testInfo) => {
+  plainTest(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, (_fixtures, testInfo) => {
     const typed = problem.errors[0] ?? new FtfError('FTF_E_SCENARIO_INVALID', describeProblem(problem));
     const record = outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] });
     testInfo.annotations.push(encodeOutcome(record));
@@ -52,7 +56,8 @@ for (const scenario of suite.scenarios) {
     async ({ target, engine, checks, evidence }, testInfo) => {
       const missing = missingCapabilities(target, scenario.needs);
       test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
-      test.setTimeout(target.timeouts.scenarioMs);
+      // The engine stops the scenario at scenario_ms, naming the step; Playwright's timeout is the outer net.
+      test.setTimeout(testTimeoutMs(target.timeouts));
       // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
       for (const l of allureMeta.links) await allure.link(l.url, l.name, l.type);
       // The one place a scenario's outcome is written, as data (src/harness/report/outcome.ts).

@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { FtfError } from '../shared/errors.js';
+import { classifyCode } from '../harness/http/errors.js';
 import { launchEmbedded } from '../embedded/launch.js';
 import { REFERENCE_PROFILE, resolveTargetFile } from '../harness/target/load.js';
 import { isEmbedded, readProfile } from '../harness/target/profile.js';
@@ -65,6 +66,8 @@ export interface Reachability {
   ms: number;
   date?: string;
   error?: string;
+  /** The target answered with a response that cannot be read (e.g. UND_ERR_HEADERS_OVERFLOW). */
+  malformed?: string;
 }
 
 /** Any HTTP answer (401 included) means reachable; connection errors and timeouts do not. */
@@ -76,6 +79,8 @@ export async function reach(url: string, timeoutMs = 5000): Promise<Reachability
     return { url, ok: true, status: res.status, ms: Date.now() - started, ...(res.headers.get('date') ? { date: res.headers.get('date')! } : {}) };
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    // The target answered, if malformed (header overflow): reachable; the run reports each exchange as FTF_E_TARGET_MALFORMED.
+    if (classifyCode(cause?.code) === 'malformed') return { url, ok: true, ms: Date.now() - started, malformed: cause?.code ?? 'malformed response' };
     const error = (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? (e as Error).message);
     return { url, ok: false, ms: Date.now() - started, error };
   }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { graceMs, testTimeoutMs } from '../../src/harness/target/bounds.js';
 import { fakeSchemas, json, makeTarget, run, scenarioFromYaml, startStub, type Stub } from './engine-helpers.js';
 
 let stub: Stub;
@@ -18,6 +19,10 @@ before(async () => {
       }
       case '/api/v1/forever':
         return json(res, 200, { events: [{ uid: `e${start}` }], pageInfo: { hasNextPage: true, pageEndCursor: String(start + 1) } });
+      case '/api/v1/empty-forever':
+        // Endless empty pages, each a little slow: only the scenario bound can end this.
+        setTimeout(() => json(res, 200, { events: [], pageInfo: { hasNextPage: true, pageEndCursor: String(start + 1) } }), 20);
+        return;
       case '/api/v1/loop':
         return json(res, 200, { events: [], pageInfo: { hasNextPage: true, pageEndCursor: 'same' } });
       case '/api/v1/nocursor':
@@ -110,7 +115,7 @@ describe('engine bounds: poll', () => {
     // Fake time only advances in sleep(); each real request still gets the time left as its timeout, so the
     // fake timeline is long (seconds per attempt) to keep real requests far from their bound under load.
     let now = 0;
-    const r = await run(scenarioFromYaml(poll('/never', 100_000, 10_000)), makeTarget(stub.url), {
+    const r = await run(scenarioFromYaml(poll('/never', 100_000, 10_000)), makeTarget(stub.url, { scenarioMs: 1_000_000 }), {
       now: () => now,
       sleep: async (ms) => {
         now += ms;
@@ -130,17 +135,20 @@ steps:
   - request: { method: GET, path: ${path}${extra} }
 `;
 
+  // The limit of these checks is the bound itself plus the grace the bounds module gives (no guessed ms).
   it('a hanging target fails within the request bound with a readable message', async () => {
-    const r = await run(scenarioFromYaml(single('/hang', ', timeout_ms: 300')), makeTarget(stub.url));
+    const target = makeTarget(stub.url);
+    const r = await run(scenarioFromYaml(single('/hang', ', timeout_ms: 300')), target);
     assert.equal((r.error as { code?: string }).code, 'FTF_E_TARGET_TIMEOUT');
     assert.match(r.error?.message ?? '', /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/hang failed \(bound 300 ms\)/);
-    assert.ok(r.elapsedMs < 3000, `took ${r.elapsedMs} ms`);
+    assert.ok(r.elapsedMs <= 300 + graceMs(target.timeouts), `took ${r.elapsedMs} ms`);
   });
 
   it("the profile's request timeout applies when the step gives none", async () => {
-    const r = await run(scenarioFromYaml(single('/hang')), makeTarget(stub.url, { requestMs: 250 }));
+    const target = makeTarget(stub.url, { requestMs: 250 });
+    const r = await run(scenarioFromYaml(single('/hang')), target);
     assert.match(r.error?.message ?? '', /failed \(bound 250 ms\)/);
-    assert.ok(r.elapsedMs < 3000, `took ${r.elapsedMs} ms`);
+    assert.ok(r.elapsedMs <= 250 + graceMs(target.timeouts), `took ${r.elapsedMs} ms`);
   });
 
   it('an HTML 500 fails the auto schema check with a ≤ 300-char excerpt', async () => {
@@ -163,5 +171,47 @@ steps:
     const r = await run(scenarioFromYaml(single('/reset')), makeTarget(stub.url), { redact: (s) => s.replace(/127\.0\.0\.1/g, '[host]') });
     assert.ok(r.error);
     assert.match(r.error.message, /^GET http:\/\/\[host\]:\d+\/api\/v1\/reset failed/);
+  });
+});
+
+describe('engine bounds: the scenario bound nests the step bounds', () => {
+  // R 200 ms, S 1000 ms: endless empty pages (max_pages 10000 × R would be 2000 s) end at S.
+  const tight = () => makeTarget(stub.url, { requestMs: 200, scenarioMs: 1_000, maxPages: 100_000 });
+
+  it('endless empty pages end at scenario_ms with an error naming the exchange and the step line', async () => {
+    const target = tight();
+    const r = await run(scenarioFromYaml(paginate('/empty-forever', 10_000)), target);
+    const e = r.error as { code?: string; location?: { line: number } } | undefined;
+    assert.equal(e?.code, 'FTF_E_BOUND_EXCEEDED', r.error?.message);
+    assert.match(r.error?.message ?? '', /the scenario bound \(timeouts\.scenario_ms 1000 ms\) ran out (before GET \{api_url\}\/empty-forever|during step "paginate GET \/empty-forever[^"]*": GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/empty-forever)/);
+    assert.equal(e?.location?.line, 6, 'the paginate step of the YAML');
+    assert.ok(r.elapsedMs <= testTimeoutMs(target.timeouts), `took ${r.elapsedMs} ms, over the test bound ${testTimeoutMs(target.timeouts)} ms`);
+  });
+
+  it('a wait longer than the scenario is cut at the scenario bound', async () => {
+    const target = tight();
+    const r = await run(scenarioFromYaml('id: t.wait\ntitle: w\ncovers: [T-ONE]\nsteps:\n  - wait: { ms: 60000 }\n'), target);
+    assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED');
+    assert.match(r.error?.message ?? '', /ran out while step "wait up to 60000 ms" waited/);
+    assert.ok(r.elapsedMs <= testTimeoutMs(target.timeouts), `took ${r.elapsedMs} ms`);
+  });
+
+  it('a step that starts after the bound names itself (fake clock)', async () => {
+    let now = 0;
+    const yaml = 'id: t.late\ntitle: l\ncovers: [T-ONE]\nsteps:\n  - set: { a: 1 }\n  - set: { b: 2 }\n';
+    const r = await run(scenarioFromYaml(yaml), makeTarget(stub.url), { now: () => (now += 6_000) });
+    assert.match(r.error?.message ?? '', /ran out before step "set b"/);
+    assert.equal((r.error as { location?: { line: number } }).location?.line, 6);
+  });
+
+  it('a poll whose deadline outlives the scenario ends at the scenario bound (fake clock)', async () => {
+    let now = 0;
+    const r = await run(scenarioFromYaml(poll('/never', 100_000, 1_000)), makeTarget(stub.url, { scenarioMs: 5_000 }), {
+      now: () => now,
+      sleep: async (ms) => {
+        now += ms;
+      },
+    });
+    assert.match(r.error?.message ?? '', /scenario bound \(timeouts\.scenario_ms 5000 ms\) ran out (while step|before GET)/);
   });
 });

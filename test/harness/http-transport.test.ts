@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { reach } from '../../src/cli/target.js';
 import { FtfError } from '../../src/shared/errors.js';
 import { createPlaywrightTransport } from '../../src/harness/http/playwright-transport.js';
 import { createUndiciTransport } from '../../src/harness/http/undici-transport.js';
@@ -12,6 +13,8 @@ let stub: StubServer;
 let garbageUrl: string;
 let closeGarbage: () => Promise<void>;
 let closedPortUrl: string;
+let overflowUrl: string;
+let closeOverflow: () => Promise<void>;
 
 before(async () => {
   stub = await startStub((req, res, raw) => {
@@ -57,10 +60,18 @@ before(async () => {
         return void res.end('{"detail":"Not Found"}');
     }
   });
-  const garbage = createNetServer((socket) => socket.end('THIS IS NOT HTTP\r\n\r\n'));
+  const garbage = track(createNetServer((socket) => socket.end('THIS IS NOT HTTP\r\n\r\n')));
   await new Promise<void>((r) => garbage.listen(0, '127.0.0.1', r));
   garbageUrl = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/`;
-  closeGarbage = () => new Promise((r) => garbage.close(() => r()));
+  closeGarbage = () => closeNetServer(garbage);
+  // Answers at once, with a status line and a header too large for any HTTP client (200 KB).
+  const overflow = track(createNetServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.once('data', () => socket.end(`HTTP/1.1 200 OK\r\nX-Runaway: ${'a'.repeat(200_000)}\r\nContent-Length: 2\r\n\r\n{}`));
+  }));
+  await new Promise<void>((r) => overflow.listen(0, '127.0.0.1', r));
+  overflowUrl = `http://127.0.0.1:${(overflow.address() as AddressInfo).port}/`;
+  closeOverflow = () => closeNetServer(overflow);
   const closed = createNetServer();
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
   closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
@@ -70,7 +81,26 @@ before(async () => {
 after(async () => {
   await stub.close();
   await closeGarbage();
+  await closeOverflow();
 });
+
+/** Closes a raw server without waiting for clients that keep a half-closed connection open. */
+function closeNetServer(server: NetServer): Promise<void> {
+  return new Promise((r) => {
+    server.close(() => r());
+    for (const socket of sockets.get(server) ?? []) socket.destroy();
+  });
+}
+const sockets = new WeakMap<NetServer, Set<Socket>>();
+function track(server: NetServer): NetServer {
+  const set = new Set<Socket>();
+  sockets.set(server, set);
+  server.on('connection', (socket: Socket) => {
+    set.add(socket);
+    socket.on('close', () => set.delete(socket));
+  });
+  return server;
+}
 
 const get = (url: string, extra: Partial<HttpRequest> = {}): HttpRequest => ({ method: 'GET', url, headers: {}, timeoutMs: 5000, ...extra });
 
@@ -174,8 +204,23 @@ function transportSuite(name: string, make: () => Promise<{ transport: Transport
       const err = await failure(transport.send(get(garbageUrl)));
       assert.equal(err.code, 'FTF_E_TARGET_PROTOCOL');
     });
+
+    it('a header overflow is the target answering malformed, not unreachable', async () => {
+      const err = await failure(transport.send(get(overflowUrl)));
+      assert.equal(err.code, 'FTF_E_TARGET_MALFORMED');
+      assert.match(err.message, /^GET http:\/\/127\.0\.0\.1:\d+\/: the target answered, but its response headers are too large to read/);
+      assert.doesNotMatch(err.hint ?? '', /base_url/);
+    });
   });
 }
+
+describe('reachability probe (ftf-conformance run / doctor)', () => {
+  it('a target whose headers overflow answered: reachable, named malformed, not unreachable', async () => {
+    const r = await reach(overflowUrl);
+    assert.equal(r.ok, true, r.error);
+    assert.equal(r.malformed, 'UND_ERR_HEADERS_OVERFLOW');
+  });
+});
 
 transportSuite('undici', async () => {
   const transport = createUndiciTransport();

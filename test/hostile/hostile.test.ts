@@ -10,12 +10,13 @@
  * (docs/robustness.md explains the choice). FTF_HOSTILE_GREP narrows the catalogue for local debugging only.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { runCatalogue } from '../../src/selftest/catalogue-run.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
+import { runTimeoutMs, testTimeoutMs } from '../../src/harness/target/bounds.js';
 import { hostileEnv, hostileSecrets, loadHostileProfile } from './profile.js';
 import { HOSTILE_MODES, startHostileStub, type HostileMode } from './stub.js';
 import { judgeHostileRun } from './verdict.js';
@@ -37,13 +38,15 @@ const secrets = hostileSecrets();
 const profile = loadHostileProfile(secrets);
 const suite = loadScenarioSuite(process.env.FTF_SPECS_DIR ?? join(REPO_ROOT, 'specs'));
 const scenarioCount = suite.scenarios.length + suite.problems.length;
+// The property specs run beside the YAML catalogue.
+const propertySpecs = readdirSync(join(REPO_ROOT, 'specs', 'properties')).filter((f) => f.endsWith('.spec.ts')).length;
 /**
- * Outer bound of one mode's run: start-up, then per scenario three exchange bounds (token + consent +
- * request) plus a worker restart (Playwright replaces a worker after every failed test: ~2-3 s on an idle
- * 2-core machine, much more under load), spread over the workers. FTF_HOSTILE_RESTART_MS overrides.
+ * Outer bound of one mode's run: the run bound target/bounds.ts derives from the hostile profile (each test
+ * at Playwright's test timeout plus a grace for the worker restart Playwright makes after every failure),
+ * the same number playwright.config.ts gives Playwright as globalTimeout, plus one test bound for the
+ * process start and the reports.
  */
-const PER_SCENARIO_MS = 3 * profile.timeouts.requestMs + Number(process.env.FTF_HOSTILE_RESTART_MS ?? 6_000);
-const OUTER_MS = 60_000 + Math.ceil(scenarioCount / WORKERS) * PER_SCENARIO_MS;
+const OUTER_MS = runTimeoutMs(profile.timeouts, scenarioCount + propertySpecs, WORKERS) + testTimeoutMs(profile.timeouts);
 
 const dirs: string[] = [];
 after(() => {
@@ -52,7 +55,7 @@ after(() => {
 
 describe(`hostile target: ${scenarioCount} scenario(s) per mode, outer bound ${OUTER_MS} ms`, () => {
   for (const mode of selectedModes()) {
-    test(`mode ${mode}: every scenario fails readably within its bound`, { timeout: OUTER_MS + 60_000 }, async (t) => {
+    test(`mode ${mode}: every scenario fails readably within its bound`, { timeout: OUTER_MS + testTimeoutMs(profile.timeouts) }, async (t) => {
       const stub = await startHostileStub(mode);
       let run;
       try {
@@ -66,7 +69,7 @@ describe(`hostile target: ${scenarioCount} scenario(s) per mode, outer bound ${O
         await stub.close();
       }
       dirs.push(run.dir);
-      const summary = judgeHostileRun(run, { scenarioMs: profile.timeouts.scenarioMs, outerMs: OUTER_MS });
+      const summary = judgeHostileRun(run, { limitMs: testTimeoutMs(profile.timeouts), outerMs: OUTER_MS });
       t.diagnostic(`${mode}: ${summary.total} scenarios, ${summary.failed} failed, ${summary.skipped} skipped, wall ${run.wallMs} ms, slowest scenario ${summary.maxScenarioMs} ms, ${[...stub.seen.values()].reduce((a, b) => a + b, 0)} requests`);
       for (const skip of summary.skips) t.diagnostic(`skipped: ${skip}`);
       assert.ok(stub.seen.size > 0, 'the stub saw no request: the run did not reach the target');

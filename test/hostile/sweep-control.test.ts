@@ -43,7 +43,7 @@ describe('sweep: what it reports for each outcome', () => {
     assert.equal(by.get('t.hang')?.status, 'hung');
     assert.ok((by.get('t.hang')?.elapsedMs ?? 0) >= 1_000, 'the watchdog fired early');
 
-    const problems = judgeSweep(run, { scenarioMs: 10_000 }).problems.join('\n');
+    const problems = judgeSweep(run, { limitMs: 10_000 }).problems.join('\n');
     assert.match(problems, /PASSED against garbage \(harness or scenario defect\): t\.pass/);
     assert.match(problems, /no harness bound fired \(still running after 1000 ms\): t\.hang/);
     assert.doesNotMatch(problems, /t\.check|t\.skip/);
@@ -59,7 +59,7 @@ describe('judgeSweep: every defect is named, a clean run has none', () => {
       failed('a', 'FTF_E_TARGET_TIMEOUT: GET http://127.0.0.1:1/api/v1/x: no complete response within 1000 ms'),
       failed('b', '[fail_if] the stream is empty\n    at paging/traversal.yaml:25'),
       { id: 'c', status: 'skipped', elapsedMs: 0, text: '', typed: true, skipReason: 'needs production' },
-    ]), { scenarioMs: 15_000 });
+    ]), { limitMs: 15_000 });
     assert.deepEqual(s.problems, []);
     assert.equal(s.failed, 2);
     assert.deepEqual(s.skips, ['c (needs production)']);
@@ -70,11 +70,11 @@ describe('judgeSweep: every defect is named, a clean run has none', () => {
       failed('mute', 'something went wrong'),
       failed('raw', 'FTF_E_X: Cannot read properties of undefined', { typed: false }),
       failed('slow', 'FTF_E_TARGET_TIMEOUT: GET http://h/x', { elapsedMs: 15_001 }),
-    ], { unhandled: ['unhandledRejection: Error: boom\n    at x'], disposeHung: true }), { scenarioMs: 15_000 });
+    ], { unhandled: ['unhandledRejection: Error: boom\n    at x'], disposeHung: true }), { limitMs: 15_000 });
     const text = s.problems.join('\n');
     assert.match(text, /unreadable failure .*: mute: something went wrong/);
     assert.match(text, /untyped error .*: raw: FTF_E_X/);
-    assert.match(text, /took 15001 ms, over the 15000 ms scenario bound: slow/);
+    assert.match(text, /took 15001 ms, over the 15000 ms per-scenario limit \(scenario_ms \+ grace\): slow/);
     assert.match(text, /process-level unhandledRejection: Error: boom/);
     assert.match(text, /transport did not close/);
     assert.equal(s.problems.length, 5);

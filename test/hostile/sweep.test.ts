@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
+import { testTimeoutMs } from '../../src/harness/target/bounds.js';
 import { schemaRegistry } from '../../src/harness/schemas/registry.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { hostileSecrets, loadHostileProfile } from './profile.js';
@@ -19,12 +20,13 @@ import { sweep } from './sweep.js';
 import { judgeSweep } from './verdict.js';
 
 const CONCURRENCY = Number(process.env.FTF_HOSTILE_SWEEP_CONCURRENCY ?? 16);
-const WATCHDOG_MARGIN_MS = 5_000;
 
 const secrets = hostileSecrets();
 const bounds = loadHostileProfile(secrets).timeouts;
 const suite = loadScenarioSuite(process.env.FTF_SPECS_DIR ?? join(REPO_ROOT, 'specs'));
-const watchdogMs = bounds.scenarioMs + WATCHDOG_MARGIN_MS;
+// The watchdog and the per-scenario limit are Playwright's test timeout for this profile (target/bounds.ts):
+// the engine's own scenario bound fires inside it, however busy the machine.
+const watchdogMs = testTimeoutMs(bounds);
 // Worst case: every scenario of every pool round waits for its watchdog, plus stub and transport shutdown.
 const MODE_TIMEOUT_MS = Math.ceil(suite.scenarios.length / CONCURRENCY) * watchdogMs + 2 * watchdogMs;
 
@@ -55,7 +57,7 @@ describe(`hostile sweep in process: ${suite.scenarios.length} scenario(s) × ${H
       } finally {
         await stub.close();
       }
-      const summary = judgeSweep(run, { scenarioMs: target.timeouts.scenarioMs });
+      const summary = judgeSweep(run, { limitMs: testTimeoutMs(target.timeouts) });
       const requests = [...stub.seen.values()].reduce((a, b) => a + b, 0);
       rows.push({ mode, run: summary.total - summary.skipped, failed: summary.failed, skipped: summary.skipped, maxMs: summary.maxScenarioMs, wallMs: run.wallMs, requests });
       t.diagnostic(`${mode}: ${summary.total} scenarios, ${summary.failed} failed, ${summary.skipped} skipped, slowest ${summary.maxScenarioMs} ms (bound ${target.timeouts.scenarioMs} ms), wall ${run.wallMs} ms, ${requests} requests`);

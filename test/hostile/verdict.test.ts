@@ -34,7 +34,7 @@ function fakeRun(tests: Array<{ title: string; status: string; result?: string; 
   };
   return { exitCode: 1, killed: false, wallMs: 10, stdout: '', stderr: '', dir, reportsDir, outputDir: dir, results, ...opts };
 }
-const bounds = { scenarioMs: 15_000, outerMs: 60_000 };
+const bounds = { limitMs: 15_000, outerMs: 60_000 };
 
 describe('judging a hostile run', () => {
   it('accepts readable failures and capability skips', () => {
@@ -56,7 +56,7 @@ describe('judging a hostile run', () => {
       { title: 'slow', status: 'unexpected', result: 'timedOut', duration: 15_001, message: 'Test timeout of 15000ms exceeded.' },
     ], { exitCode: 0, killed: true, stderr: 'Error: Unhandled promise rejection' }), bounds);
     const text = s.problems.join('\n');
-    for (const p of [/PASSED against garbage.*passes/, /unreadable failure.*raw/, /hit the scenario timeout.*slow/, /over the 15000 ms scenario bound: slow/, /killed \(a hang\)/, /exited 0/, /unhandled error/]) assert.match(text, p);
+    for (const p of [/PASSED against garbage.*passes/, /unreadable failure.*raw/, /hit the scenario timeout.*slow/, /over the 15000 ms per-scenario limit \(scenario_ms \+ grace\): slow/, /killed \(a hang\)/, /exited 0/, /unhandled error/]) assert.match(text, p);
   });
 
   it('a run without reports is a problem', () => {

@@ -26,7 +26,11 @@ export interface ModeSummary {
   problems: string[];
 }
 
-export function judgeHostileRun(run: CatalogueRun, bounds: { scenarioMs: number; outerMs: number }): ModeSummary {
+/**
+ * `limitMs` is the per-scenario limit: the profile's scenario bound plus the grace target/bounds.ts derives
+ * from it (testTimeoutMs), i.e. Playwright's own test timeout; the engine's scenario bound fires inside it.
+ */
+export function judgeHostileRun(run: CatalogueRun, bounds: { limitMs: number; outerMs: number }): ModeSummary {
   const problems: string[] = [];
   if (run.killed) problems.push(`the run did not end within its outer bound of ${bounds.outerMs} ms and was killed (a hang)`);
   if (run.exitCode === 0) problems.push('playwright exited 0 against a hostile target');
@@ -57,7 +61,7 @@ export function judgeHostileRun(run: CatalogueRun, bounds: { scenarioMs: number;
     }
     failed++;
     if (t.resultStatus === 'timedOut') problems.push(`hit the scenario timeout instead of a harness bound: ${t.title}`);
-    if (t.duration > bounds.scenarioMs) problems.push(`took ${t.duration} ms, over the ${bounds.scenarioMs} ms scenario bound: ${t.title}`);
+    if (t.duration > bounds.limitMs) problems.push(`took ${t.duration} ms, over the ${bounds.limitMs} ms per-scenario limit (scenario_ms + grace): ${t.title}`);
     const message = t.messages.join('\n');
     if (!READABLE.test(message)) problems.push(`unreadable failure (no method+URL, no FTF_E_ code): ${t.title}: ${message.split('\n').slice(0, 3).join(' / ').slice(0, 300)}`);
   }
@@ -65,7 +69,7 @@ export function judgeHostileRun(run: CatalogueRun, bounds: { scenarioMs: number;
 }
 
 /** The in-process sweep's verdict (sweep.ts), by the same rules; an error that is not an FtfError escaped the engine. */
-export function judgeSweep(run: SweepRun, bounds: { scenarioMs: number }): ModeSummary {
+export function judgeSweep(run: SweepRun, bounds: { limitMs: number }): ModeSummary {
   const problems = [...run.unhandled.map((u) => `process-level ${u.split('\n').slice(0, 4).join(' / ')}`)];
   if (run.disposeHung) problems.push('the transport did not close after the mode: a connection outlived every scenario (a hang)');
   let failed = 0;
@@ -86,7 +90,7 @@ export function judgeSweep(run: SweepRun, bounds: { scenarioMs: number }): ModeS
       continue;
     }
     failed++;
-    if (r.elapsedMs > bounds.scenarioMs) problems.push(`took ${r.elapsedMs} ms, over the ${bounds.scenarioMs} ms scenario bound: ${r.id}`);
+    if (r.elapsedMs > bounds.limitMs) problems.push(`took ${r.elapsedMs} ms, over the ${bounds.limitMs} ms per-scenario limit (scenario_ms + grace): ${r.id}`);
     if (!r.typed) problems.push(`untyped error (not an FtfError: escaped the engine's error handling): ${r.id}: ${r.text.split('\n')[0]?.slice(0, 300)}`);
     if (!READABLE.test(r.text)) problems.push(`unreadable failure (no method+URL, no FTF_E_ code, no named check at a YAML line): ${r.id}: ${r.text.split('\n').slice(0, 3).join(' / ').slice(0, 300)}`);
   }

@@ -37,7 +37,7 @@ export function checkSchema(input: SchemaCheckInput): CheckResult | undefined {
   }
   if (r.json_error !== undefined) {
     return result('schema', false, severity, `JSON body (${schemaId})`, 'not JSON',
-      `${describeExchange(r, redact)}: expected a JSON body${operation ? ` for ${operation}` : ''}, got ${r.headers['content-type'] ?? 'no content-type'}: ${excerpt(r.text, redact)}`);
+      `${describeExchange(r, redact)}: expected a JSON body${operation ? ` for ${operation}` : ''}, got ${r.headers['content-type'] ?? 'no content-type'} (${redact ? redact(r.json_error) : r.json_error}): ${excerpt(r.text, redact)}`);
   }
   const res = registry.validate(schemaId, r.body);
   if (res.valid) return result('schema', true, severity, res.schemaId, 'valid', `body matches ${short(res.schemaId)}`);

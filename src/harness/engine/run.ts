@@ -3,7 +3,8 @@
  * step registry under ctx.runStep, so every step is a titled, boxed test.step pointing at its YAML line.
  */
 import type { CheckResult } from '../checks/types.js';
-import type { LocatedStep, Scenario } from '../scenario/types.js';
+import type { LocatedStep, Scenario, SourceLocation } from '../scenario/types.js';
+import { FtfError } from '../../shared/errors.js';
 import { CheckFailure, ENGINE_ERROR_CODES, StepError } from './errors.js';
 import { sendExchange } from './exchange.js';
 import { bareExpression, evaluate, preview, resolveDeep } from '../expressions/index.js';
@@ -22,7 +23,10 @@ export async function runScenario(scenario: Scenario, engine: EngineContext): Pr
     scenario_id: scenario.id,
   };
   for (const [name, value] of Object.entries(scenario.vars)) vars[name] = resolveDeep(value, vars);
-  const runner = new Runner(engine, vars, checks, scenario.covers);
+  const now = engine.now ?? Date.now;
+  // The scenario bound is the engine's own deadline, so it fires (naming the step or exchange) before
+  // Playwright's anonymous test timeout, which sits a grace above it (target/bounds.ts).
+  const runner = new Runner(engine, vars, checks, now() + engine.target.timeouts.scenarioMs, scenario.covers);
   try {
     await runner.runSteps(scenario.steps);
   } finally {
@@ -44,6 +48,7 @@ class Runner {
     readonly engine: EngineContext,
     readonly vars: Record<string, unknown>,
     readonly checks: CheckResult[],
+    readonly deadline: number,
     /** Clause ids a check verifies unless it names its own: outcome records say which clauses a failure breaks. */
     readonly covers: readonly string[] = [],
   ) {}
@@ -52,9 +57,24 @@ class Runner {
     for (const located of steps) {
       const handler = stepHandler(located.kind, located.location);
       const title = stepTitle(located);
+      if (this.remainingMs() <= 0) throw this.outOfTime(`before step "${title}"`, located.location);
       const ctx = this.context(located, title);
       await this.engine.runStep(title, () => handler.run(located.step, ctx), located.location);
     }
+  }
+
+  remainingMs(): number {
+    return this.deadline - (this.engine.now ?? Date.now)();
+  }
+
+  /** The scenario bound ran out; `what` names the step or exchange, `at` its YAML line. */
+  outOfTime(what: string, at: SourceLocation, cause?: unknown): StepError {
+    const ms = this.engine.target.timeouts.scenarioMs;
+    return new StepError(ENGINE_ERROR_CODES.bound, `the scenario bound (timeouts.scenario_ms ${ms} ms) ran out ${what}`, {
+      at,
+      hint: 'the scenario as a whole took too long: the target is slow or a step waits long; raise timeouts.scenario_ms only if the target is really that slow',
+      ...(cause !== undefined ? { cause } : {}),
+    });
   }
 
   /** Deferred clean-ups, newest first; one failing does not skip the others. */
@@ -80,12 +100,23 @@ class Runner {
       title,
       scope: (extra) => (extra ? { ...vars, ...extra } : vars),
       send: async (spec, opts = {}) => {
-        const sent = await sendExchange(engine, spec, ctx.scope(opts.extra), {
-          label: title,
-          at: location,
-          ...(opts.maxTimeoutMs !== undefined ? { maxTimeoutMs: opts.maxTimeoutMs } : {}),
-          ...(opts.query ? { query: opts.query } : {}),
-        });
+        const left = this.remainingMs();
+        const exchange = `${spec.method} {${spec.base ?? 'api'}_url}${spec.path}`;
+        if (left <= 0) throw this.outOfTime(`before ${exchange} of step "${title}"`, location);
+        const own = Math.min(spec.timeout_ms ?? engine.target.timeouts.requestMs, opts.maxTimeoutMs ?? Number.POSITIVE_INFINITY);
+        let sent: Awaited<ReturnType<typeof sendExchange>>;
+        try {
+          sent = await sendExchange(engine, spec, ctx.scope(opts.extra), {
+            label: title,
+            at: location,
+            maxTimeoutMs: Math.min(own, left),
+            ...(opts.query ? { query: opts.query } : {}),
+          });
+        } catch (e) {
+          // Cut by the scenario (not by its own bound): say so, keeping the exchange's message (method + URL).
+          if (left < own && e instanceof FtfError && e.code === 'FTF_E_TARGET_TIMEOUT') throw this.outOfTime(`during step "${title}": ${e.message}`, location, e);
+          throw e;
+        }
         if (opts.setLast !== false) vars.last = sent.response;
         if (opts.assertSchema !== false) ctx.assert([sent.schema]);
         return sent;
@@ -114,7 +145,13 @@ class Runner {
       },
       runSteps: (steps) => this.runSteps(steps),
       redact,
-      sleep: engine.sleep ?? realSleep,
+      // A wait never outlives the scenario: it is cut to the time left, and a wait with nothing left fails.
+      sleep: async (ms) => {
+        const left = this.remainingMs();
+        if (left <= 0) throw this.outOfTime(`while step "${title}" waited`, location);
+        await (engine.sleep ?? realSleep)(Math.min(ms, left));
+      },
+      remainingMs: () => this.remainingMs(),
       now: engine.now ?? Date.now,
       defer: (fn) => this.cleanups.push(fn),
     };

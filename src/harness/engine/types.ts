@@ -84,8 +84,11 @@ export interface StepContext {
   /** Run nested steps (step groups) with the same variables. */
   runSteps(steps: LocatedStep[]): Promise<void>;
   redact(text: string): string;
+  /** Sleeps at most the scenario's time left; throws FTF_E_BOUND_EXCEEDED when none is left. */
   sleep(ms: number): Promise<void>;
   now(): number;
+  /** What is left of the scenario bound (timeouts.scenario_ms): looping steps take their budget from it. */
+  remainingMs(): number;
   /** Run `fn` when the scenario ends, passed or failed (last registered first): closes listeners. */
   defer(fn: () => Promise<void>): void;
 }

@@ -4,6 +4,19 @@
  * Decimal at the moment they meet arithmetic or a comparison.
  */
 import { Decimal } from 'decimal.js';
+import { FtfError } from '../../shared/errors.js';
+
+/**
+ * Depth limit of the recursive walks over values. Response bodies are cut at parse time (http/body.ts,
+ * 512 levels); this catches any other deep value with a typed error instead of a RangeError.
+ */
+export const MAX_VALUE_DEPTH = 1000;
+
+export function valueTooDeep(what: string): FtfError {
+  return new FtfError('FTF_E_VALUE_TOO_DEEP', `${what}: value nested deeper than ${MAX_VALUE_DEPTH} levels`, {
+    hint: 'the target sent (or the scenario built) a value nested too deeply to compare or print',
+  });
+}
 
 export const D = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
 export type Dec = InstanceType<typeof D>;
@@ -22,14 +35,15 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !isDecimal(v);
 
 /** Structural equality; numbers compare by value whether they are JS numbers or Decimals. */
-export function deepEqual(a: unknown, b: unknown): boolean {
+export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
   if (isNumeric(a) && isNumeric(b)) return (toDecimal(a) as Dec).eq(toDecimal(b) as Dec);
+  if (depth > MAX_VALUE_DEPTH) throw valueTooDeep('comparison');
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i], depth + 1));
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k], depth + 1));
   }
   return (a ?? null) === (b ?? null);
 }
@@ -51,10 +65,11 @@ export function toText(v: unknown): string {
 }
 
 /** Replace Decimals by their exact decimal string, producing a value JSON.stringify handles losslessly. */
-export function toPlainJson(v: unknown): unknown {
+export function toPlainJson(v: unknown, depth = 0): unknown {
   if (isDecimal(v)) return v.toFixed();
-  if (Array.isArray(v)) return v.map(toPlainJson);
-  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toPlainJson(x)]));
+  if (depth > MAX_VALUE_DEPTH && typeof v === 'object' && v !== null) throw valueTooDeep('conversion to JSON');
+  if (Array.isArray(v)) return v.map((x) => toPlainJson(x, depth + 1));
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toPlainJson(x, depth + 1)]));
   return v;
 }
 

@@ -12,6 +12,8 @@ export const TRANSPORT_ERROR_CODES = {
   reset: 'FTF_E_TARGET_RESET',
   bodyTooLarge: 'FTF_E_TARGET_BODY_TOO_LARGE',
   protocol: 'FTF_E_TARGET_PROTOCOL',
+  /** The target answered, but its response cannot be read as HTTP within the limits (header overflow). */
+  malformed: 'FTF_E_TARGET_MALFORMED',
 } as const;
 
 export type TransportFailure = keyof typeof TRANSPORT_ERROR_CODES;
@@ -24,6 +26,7 @@ const HINTS: Record<TransportFailure, string> = {
   reset: 'the target closed the connection mid-exchange; retry, then check the target logs',
   bodyTooLarge: 'the response body exceeded the harness limit; the target may be sending garbage',
   protocol: 'the target answered with something that is not valid HTTP',
+  malformed: 'the target is reachable and answered, but its response headers exceed the HTTP client limit (about 16 KiB): check the target (or a proxy in front of it) for runaway headers',
 };
 
 export function transportError(kind: TransportFailure, req: HttpRequest, detail: string, cause?: unknown): FtfError {
@@ -39,8 +42,14 @@ export function classifyCode(code: string | undefined): TransportFailure | undef
   if (/TIMEOUT|ETIMEDOUT/.test(code)) return 'timeout';
   if (/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)$/.test(code)) return 'unreachable';
   if (/^(ECONNRESET|EPIPE|UND_ERR_SOCKET|ECONNABORTED|UND_ERR_CLOSED)$/.test(code)) return 'reset';
-  if (/^HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|UND_ERR_HEADERS_OVERFLOW|UND_ERR_INFO/.test(code)) return 'protocol';
+  if (/^(HPE_HEADER_OVERFLOW|UND_ERR_HEADERS_OVERFLOW)$/.test(code)) return 'malformed';
+  if (/^HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH|UND_ERR_INFO/.test(code)) return 'protocol';
   return undefined;
+}
+
+/** Playwright names a header overflow only in prose ("Parse Error: Header overflow"), without the code. */
+export function classifyMessage(message: string): TransportFailure | undefined {
+  return /header overflow|headers overflow/i.test(message) ? 'malformed' : undefined;
 }
 
 /** Finds the first `code` along an error's cause chain. */

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { APIRequestContext } from '@playwright/test';
 import { normaliseHeaders, parseBody } from './body.js';
-import { classifyCode, DEFAULT_MAX_BODY_BYTES, transportError } from './errors.js';
+import { classifyCode, classifyMessage, DEFAULT_MAX_BODY_BYTES, transportError } from './errors.js';
 import type { HttpRequest, HttpResponse, Transport } from './types.js';
 import { FtfError } from '../../shared/errors.js';
 
@@ -61,8 +61,10 @@ function mapPlaywrightError(err: unknown, req: HttpRequest): FtfError {
     return transportError('timeout', req, `no complete response within ${req.timeoutMs} ms (whole-exchange bound)`);
   }
   const errno = /\b(E[A-Z_]{3,}|HPE_[A-Z_]+|UND_ERR_[A-Z_]+)\b/.exec(message)?.[1];
-  const kind = classifyCode(errno) ?? (/socket hang up|other side closed/i.test(message) ? 'reset' : 'protocol');
-  const detail = kind === 'unreachable' ? 'cannot connect' : kind === 'reset' ? 'connection reset or closed by the target' : 'request failed';
+  const kind = classifyMessage(message) ?? classifyCode(errno) ?? (/socket hang up|other side closed/i.test(message) ? 'reset' : 'protocol');
+  const detail = kind === 'unreachable' ? 'cannot connect'
+    : kind === 'reset' ? 'connection reset or closed by the target'
+      : kind === 'malformed' ? 'the target answered, but its response headers are too large to read' : 'request failed';
   // No `cause`: Playwright's call log in the original message lists request headers (Authorization).
   return transportError(kind, req, `${detail}: ${firstLine}`);
 }

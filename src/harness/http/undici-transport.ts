@@ -84,6 +84,8 @@ function mapError(err: unknown, req: HttpRequest, timedOut: boolean): FtfError {
       return transportError('unreachable', req, `cannot connect: ${detail}`, err);
     case 'reset':
       return transportError('reset', req, `connection reset or closed by the target: ${detail}`, err);
+    case 'malformed':
+      return transportError('malformed', req, `the target answered, but its response headers are too large to read: ${detail}`, err);
     default:
       return transportError('protocol', req, `request failed: ${detail}`, err);
   }

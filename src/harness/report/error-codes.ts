@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   FTF_E_TARGET_RESET: 'target',
   FTF_E_TARGET_BODY_TOO_LARGE: 'target',
   FTF_E_TARGET_PROTOCOL: 'target',
+  FTF_E_TARGET_MALFORMED: 'target',
+  FTF_E_VALUE_TOO_DEEP: 'target',
   FTF_E_BOUND_EXCEEDED: 'target',
   FTF_E_REQUEST_FAILED: 'target',
   FTF_E_AUTH_TOKEN: 'target',

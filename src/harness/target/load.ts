@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { timeoutsOf } from './bounds.js';
 import { readProfile } from './profile.js';
 import { resolveTarget, type ResolveOptions } from './resolve.js';
 import type { ResolvedTarget } from './types.js';
@@ -19,4 +20,17 @@ export function resolveTargetFile(env: NodeJS.ProcessEnv = process.env): string 
 
 export function loadTargetProfile(file: string = resolveTargetFile(), opts: ResolveOptions = {}): ResolvedTarget {
   return resolveTarget(readProfile(file), opts);
+}
+
+/**
+ * The timeouts a profile file gives (defaults filled in), read through the pipeline's first step only (no
+ * secrets, no URLs). playwright.config.ts sizes the run bound from them; an unreadable or invalid profile
+ * gives the defaults (the `target` fixture then reports the profile's real problem).
+ */
+export function profileTimeouts(file: string): ResolvedTarget['timeouts'] {
+  try {
+    return timeoutsOf(readProfile(file).raw.timeouts);
+  } catch {
+    return timeoutsOf();
+  }
 }

@@ -6,6 +6,7 @@
  */
 import { FtfError } from '../../shared/errors.js';
 import { describeYamlProblem, readYaml, type YamlSource } from '../yaml/source.js';
+import { boundIssues, timeoutsOf } from './bounds.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
 import { checkProfile, type RawProfile } from './semantics.js';
 import { validateProfile } from './validate.js';
@@ -46,6 +47,9 @@ export function readProfile(file: string): Profile {
   const apiKeyIssues = semantic.filter((i) => i.code === PROFILE_ERROR_CODES.apiKeyInProduction);
   if (apiKeyIssues.length) throw new ProfileError(PROFILE_ERROR_CODES.apiKeyInProduction, file, apiKeyIssues);
   if (semantic.length) throw new ProfileError(PROFILE_ERROR_CODES.invalid, file, semantic);
+  // Bounds must nest (request < step < scenario): refused at the field at fault (bounds.ts).
+  const bounds = boundIssues(timeoutsOf(raw.timeouts), new Set(Object.keys(raw.timeouts ?? {})), (field) => source.locate(['timeouts', field], 'value'));
+  if (bounds.length) throw new ProfileError(PROFILE_ERROR_CODES.invalid, file, bounds);
   return { file, raw, source };
 }
 

@@ -7,7 +7,8 @@
  */
 import { FtfError } from '../../shared/errors.js';
 import { deriveCapabilities } from './capabilities.js';
-import { FIELD_DEFAULTS, PATH_DEFAULTS, TIMEOUT_DEFAULTS } from './defaults.js';
+import { timeoutsOf } from './bounds.js';
+import { FIELD_DEFAULTS, PATH_DEFAULTS } from './defaults.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
 import { EMBEDDED, isEmbedded, type Profile } from './profile.js';
 import { position, resolveCredentials } from './secrets.js';
@@ -47,7 +48,6 @@ export function resolveTarget(profile: Profile, opts: ResolveOptions = {}): Reso
       `export ${missing.map((m) => m.envName).join(', ')} (the profile names these variables; values are never written in profiles)`);
   }
 
-  const t = raw.timeouts ?? {};
   const target: ResolvedTarget = {
     name: raw.name,
     source: isEmbedded(profile) ? EMBEDDED : file,
@@ -62,13 +62,7 @@ export function resolveTarget(profile: Profile, opts: ResolveOptions = {}): Reso
     fields: { ...FIELD_DEFAULTS, ...(raw.fields ?? {}) },
     capabilities: new Set(),
     allowMutations: raw.allow_mutations ?? false,
-    timeouts: {
-      requestMs: t.request_ms ?? TIMEOUT_DEFAULTS.requestMs,
-      pollIntervalMs: t.poll_interval_ms ?? TIMEOUT_DEFAULTS.pollIntervalMs,
-      pollDeadlineMs: t.poll_deadline_ms ?? TIMEOUT_DEFAULTS.pollDeadlineMs,
-      scenarioMs: t.scenario_ms ?? TIMEOUT_DEFAULTS.scenarioMs,
-      maxPages: t.max_pages ?? TIMEOUT_DEFAULTS.maxPages,
-    },
+    timeouts: timeoutsOf(raw.timeouts),
   };
   target.capabilities = deriveCapabilities(raw.capabilities ?? [], { ...target, baseUrl: target.baseUrl === EMBEDDED ? EMBEDDED_LOOPBACK : target.baseUrl });
   return target;

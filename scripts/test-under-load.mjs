@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Runs the project's test command (default `npm test`; another one after `--`) with CPU-bound processes
+// beside it (FTF_LOAD_PROCS, default 2), so the self-tests prove they do not depend on an idle machine.
+// The burners end when the run ends, whatever happens: they are killed on exit and on signals, and each
+// exits by itself when its IPC channel to this process closes (this process killed with SIGKILL).
+// Exits with the test command's status; prints the wall time and the load average.
+import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+
+const sep = process.argv.indexOf('--');
+const command = sep >= 0 ? process.argv.slice(sep + 1) : ['npm', 'test'];
+const procs = Number(process.env.FTF_LOAD_PROCS ?? 2);
+
+// A busy loop that yields every 100 ms so it can hear its parent go away.
+const BURN = `process.on('disconnect', () => process.exit(0));
+(async () => { for (;;) { const t = Date.now(); while (Date.now() - t < 100) {} await new Promise((r) => setImmediate(r)); } })();`;
+
+const burners = Array.from({ length: procs }, () => spawn(process.execPath, ['-e', BURN], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
+const stopBurners = () => {
+  for (const b of burners) if (b.exitCode === null && b.signalCode === null) b.kill('SIGKILL');
+};
+process.on('exit', stopBurners);
+
+const started = Date.now();
+console.log(`test-under-load: ${procs} CPU-bound process(es) beside \`${command.join(' ')}\` (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+const child = spawn(command[0], command.slice(1), { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    child.kill(signal);
+    stopBurners();
+    process.exit(128 + 2);
+  });
+}
+child.on('exit', (code, signal) => {
+  stopBurners();
+  const status = code ?? (signal ? 1 : 0);
+  console.log(`test-under-load: \`${command.join(' ')}\` exited ${status}${signal ? ` (${signal})` : ''} after ${((Date.now() - started) / 1000).toFixed(1)} s with ${procs} burner(s); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  process.exit(status);
+});
