@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { runScenario } from '../src/harness/engine/run.js';
 import * as allure from 'allure-js-commons';
 import { allureMetadataFor } from '../src/harness/report/allure.js';
+import { redactError } from '../src/harness/report/redact-error.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
 import { test } from './fixtures.js';
@@ -48,7 +49,11 @@ for (const scenario of suite.scenarios) {
       // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
       for (const l of allureMeta.links) await allure.link(l.url, l.name, l.type);
       try {
-        await runScenario(scenario, engine);
+        // Errors raised outside a step (the engine's own) leave redacted too (steps redact in fixtures.ts).
+        await runScenario(scenario, engine).catch((e: unknown) => {
+          redactError(e, (text) => engine.redact?.(text) ?? text);
+          throw e;
+        });
       } finally {
         for (const w of checks.filter((c) => !c.passed && c.severity === 'should')) {
           testInfo.annotations.push({ type: 'warning', description: `[${w.check}] ${w.message}` });

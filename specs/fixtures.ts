@@ -29,6 +29,9 @@ import { cliAllowsMutations, guardProductionWrites, mutationSkipReason } from '.
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../src/harness/target/load.js';
 import type { Capability, ResolvedTarget } from '../src/harness/target/types.js';
 import { FtfError } from '../src/shared/errors.js';
+import { announceSecrets } from '../src/harness/report/secret-digests.js';
+import { redactError } from '../src/harness/report/redact-error.js';
+import { redactStructural } from '../src/harness/report/structural-redaction.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -80,12 +83,14 @@ const POINTED = Symbol('ftf.pointedAtScenario');
  * scenario line instead of engine internals (test.step's `box: true` would report the engine's call site,
  * so steps are not boxed; this does the boxing). Expected failures (FtfError: checks, bounds, transport)
  * keep only the scenario frame; unexpected errors keep their full stack below it (they are engine bugs).
- * The innermost step wins (a group's line over its `use:`).
+ * The innermost step wins (a group's line over its `use:`). Every error leaves the step redacted (message,
+ * stack, causes): this is where errors leave the engine for Playwright's reporters.
  */
-async function pointAtScenario<T>(fn: () => Promise<T>, location: SourceLocation | undefined): Promise<T> {
+async function pointAtScenario<T>(fn: () => Promise<T>, location: SourceLocation | undefined, redact: (text: string) => string): Promise<T> {
   try {
     return await fn();
   } catch (e) {
+    redactError(e, redact);
     if (location && e instanceof Error && !(e as Error & { [POINTED]?: boolean })[POINTED]) {
       const lines = (e.stack ?? `${e.name}: ${e.message}`).split('\n');
       const firstFrame = lines.findIndex((l) => /^\s+at /.test(l));
@@ -121,6 +126,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       });
       try {
         const { clients, apiKeys } = server.secrets;
+        // The reporters (main process) never learn these values: they get digests (secret-digests.ts).
+        announceSecrets([...Object.values(clients), ...Object.values(apiKeys), ...Object.entries(clients).map(([id, s]) => Buffer.from(`${id}:${s}`).toString('base64'))]);
         const env: Record<string, string | undefined> = {
           FTF_PRIMARY_CLIENT_SECRET: clients['cc-alice'],
           FTF_SECOND_CLIENT_SECRET: clients['cc-bob'],
@@ -158,6 +165,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   engine: async ({ target, schemas, request, checks }, use, testInfo) => {
     const redactor = new Redactor();
+    // Secrets learned during the test (issued tokens, profile secrets) reach the reporters as digests first.
+    redactor.onSpellings((spellings) => announceSecrets(spellings));
+    const redact = (text: string): string => redactStructural(redactor.redactText(text));
     // Redacted HAR per test: evidence for the conformance certificate (reports/har/*.har).
     const har = harSink(join(process.env.FTF_REPORTS_DIR ?? 'reports', 'har', `${testInfo.workerIndex}-${testInfo.testId}.har`));
     // Inside the recorder: a refused production write is still recorded (as an error exchange) in the reports.
@@ -171,10 +181,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       schemas,
       // Unique per test and retry: checkpoint names and idempotency keys never collide across workers/shards.
       runId: `w${testInfo.parallelIndex}-${randomBytes(4).toString('hex')}`,
-      redact: (text) => redactor.redactText(text),
+      redact,
       onCheck: (r) => checks.push(r),
       runStep: (title, fn, location) =>
-        base.step(title, () => pointAtScenario(fn, location), { ...(location ? { location } : {}) }),
+        base.step(title, () => pointAtScenario(fn, location, redact), { ...(location ? { location } : {}) }),
     });
     await har.flush();
   },

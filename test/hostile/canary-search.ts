@@ -1,0 +1,48 @@
+/**
+ * The canary search of the leak tests: every file under a folder plus console text, for every canary in
+ * every spelling a report could hold (raw, URL/form-encoded, JSON-escaped, base64 and base64url, and inside
+ * base64 blobs at any alignment by decoding them). Hits name the canary's kind and the place, never the value.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export interface Canary {
+  kind: string;
+  value: string;
+}
+
+export function spellings(value: string): string[] {
+  const b = Buffer.from(value, 'utf8');
+  return [...new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1), b.toString('base64'), b.toString('base64url')])];
+}
+
+export interface Place {
+  where: string;
+  text: string;
+}
+
+export function placesUnder(root: string, label = root): Place[] {
+  const out: Place[] = [];
+  for (const d of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!d.isFile()) continue;
+    const file = join(d.parentPath, d.name);
+    out.push({ where: relative(label, file) || file, text: readFileSync(file).toString('latin1') });
+  }
+  return out;
+}
+
+const BLOB = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+
+export function searchCanaries(canaries: Canary[], places: Place[]): string[] {
+  const hits = new Set<string>();
+  for (const p of places) {
+    const decoded = [...p.text.matchAll(BLOB)].map((m) => Buffer.from(m[0], m[0].includes('-') || m[0].includes('_') ? 'base64url' : 'base64').toString('latin1')).join('\n');
+    for (const c of canaries) {
+      if (c.value.length < 6) continue;
+      const forms = spellings(c.value);
+      if (forms.some((f) => p.text.includes(f))) hits.add(`${c.kind} found in ${p.where}`);
+      else if (forms.some((f) => decoded.includes(f))) hits.add(`${c.kind} found base64-embedded in ${p.where}`);
+    }
+  }
+  return [...hits].sort();
+}
