@@ -46,3 +46,19 @@ export function searchCanaries(canaries: Canary[], places: Place[]): string[] {
   }
   return [...hits].sort();
 }
+
+/** Scenarios whose first exchanges are one token request and one API request (and one whose client's token request stalls); the CLI's reachability probe takes one API answer too. */
+export const CANARY_GREP = '\\b(resources\\.(health|currency|holidays|entities)|permissions\\.readonly-writes):';
+
+export function plantedCanaries(values: Record<string, string>): Canary[] {
+  const ids: Record<string, string> = {
+    FTF_HOSTILE_PRIMARY_SECRET: 'hostile-primary',
+    FTF_HOSTILE_SECOND_SECRET: 'hostile-second',
+    FTF_HOSTILE_READONLY_SECRET: 'hostile-readonly',
+    FTF_HOSTILE_CODE_SECRET: 'hostile-code',
+  };
+  return Object.entries(values).flatMap(([env, value]) => [
+    { kind: env, value },
+    ...(ids[env] ? [{ kind: `Basic credentials of ${ids[env]}`, value: Buffer.from(`${ids[env]}:${value}`).toString('base64') }] : []),
+  ]);
+}

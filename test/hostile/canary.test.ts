@@ -15,34 +15,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
-import { placesUnder, searchCanaries, type Canary } from './canary-search.js';
+import { CANARY_GREP, placesUnder, plantedCanaries, searchCanaries } from './canary-search.js';
 import { API_BEHAVIOURS, startCanaryStub } from './canary-stub.js';
 import { REPO_ROOT } from './playwright-run.js';
 import { hostileEnv, hostileSecrets, loadHostileProfile } from './profile.js';
 
-/** Scenarios whose first exchanges are one token request and one API request (and two that use stalled clients). */
-export const CANARY_GREP = '\\b(resources\\.(health|currency|holidays|entities)|permissions\\.readonly-writes):';
 const WORKERS = 2;
 
 const secrets = hostileSecrets();
 const profile = loadHostileProfile(secrets);
 const selected = loadScenarioSuite(join(REPO_ROOT, 'specs')).scenarios.filter((s) => new RegExp(CANARY_GREP).test(`${s.id}:`)).length;
 /** Same derivation as hostile.test.ts: start-up, then per scenario three exchange bounds plus a worker restart. */
-export const PER_SCENARIO_MS = 3 * profile.timeouts.requestMs + Number(process.env.FTF_HOSTILE_RESTART_MS ?? 6_000);
-export const OUTER_MS = 60_000 + Math.ceil(selected / WORKERS) * PER_SCENARIO_MS;
-
-export function plantedCanaries(values: Record<string, string>): Canary[] {
-  const ids: Record<string, string> = {
-    FTF_HOSTILE_PRIMARY_SECRET: 'hostile-primary',
-    FTF_HOSTILE_SECOND_SECRET: 'hostile-second',
-    FTF_HOSTILE_READONLY_SECRET: 'hostile-readonly',
-    FTF_HOSTILE_CODE_SECRET: 'hostile-code',
-  };
-  return Object.entries(values).flatMap(([env, value]) => [
-    { kind: env, value },
-    ...(ids[env] ? [{ kind: `Basic credentials of ${ids[env]}`, value: Buffer.from(`${ids[env]}:${value}`).toString('base64') }] : []),
-  ]);
-}
+const PER_SCENARIO_MS = 3 * profile.timeouts.requestMs + Number(process.env.FTF_HOSTILE_RESTART_MS ?? 6_000);
+const OUTER_MS = 60_000 + Math.ceil(selected / WORKERS) * PER_SCENARIO_MS;
 
 const dirs: string[] = [];
 after(() => {
