@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { isZip, zipEntries } from '../../src/harness/report/zip-text.js';
 
 export interface Canary {
   kind: string;
@@ -26,9 +27,17 @@ export function placesUnder(root: string, label = root): Place[] {
   for (const d of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (!d.isFile()) continue;
     const file = join(d.parentPath, d.name);
-    out.push({ where: relative(label, file) || file, text: readFileSync(file).toString('latin1') });
+    const where = relative(label, file) || file;
+    const buf = readFileSync(file);
+    out.push({ where, text: buf.toString('latin1') }, ...embeddedZips(buf).map((text, i) => ({ where: `${where} (embedded zip ${i + 1})`, text })));
   }
   return out;
+}
+
+/** Zip archives in a file (the file itself, or base64 zips such as the Playwright HTML report's data), as text. */
+function embeddedZips(buf: Buffer): string[] {
+  const zips = isZip(buf) ? [buf] : [...buf.toString('latin1').matchAll(/base64,(UEsDB[A-Za-z0-9+/=]+)/g)].map((m) => Buffer.from(m[1] as string, 'base64'));
+  return zips.map((z) => zipEntries(z).map((e) => e.data.toString('latin1')).join('\n'));
 }
 
 const BLOB = /[A-Za-z0-9+/_-]{24,}={0,2}/g;

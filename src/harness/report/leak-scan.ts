@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { DIGESTS_FILE, readDigestFile, type DigestSet } from './secret-digests.js';
 import { findStructural } from './structural-redaction.js';
+import { isZip, zipEntries } from './zip-text.js';
 
 export interface LeakHit {
   file: string;
@@ -45,7 +46,13 @@ export function leakIn(text: string, digests: DigestSet): string | undefined {
   const structural = findStructural(text);
   if (structural) return `an unredacted ${structural} value`;
   for (const m of text.matchAll(BASE64_BLOB)) {
-    const decoded = Buffer.from(m[0], 'base64').toString('utf8');
+    const bytes = Buffer.from(m[0], 'base64');
+    if (isZip(bytes)) {
+      const inZip = leakInZip(bytes, digests);
+      if (inZip) return `${inZip} (in an embedded zip)`;
+      continue;
+    }
+    const decoded = bytes.toString('utf8');
     // Only text-like payloads: random bytes decoded as UTF-8 cannot hold a readable credential.
     if (!printable(decoded.slice(0, 256))) continue;
     if (digests.find(decoded).length) return 'a secret of this run (base64-encoded)';
@@ -55,13 +62,20 @@ export function leakIn(text: string, digests: DigestSet): string | undefined {
   return undefined;
 }
 
+function leakInZip(bytes: Buffer, digests: DigestSet): string | undefined {
+  for (const entry of zipEntries(bytes)) {
+    const kind = leakIn(entry.data.toString('utf8'), digests);
+    if (kind) return `${kind} in ${entry.name}`;
+  }
+  return undefined;
+}
+
 export function scanForLeaks(files: string[], options: LeakScanOptions): LeakHit[] {
   const hits: LeakHit[] = [];
   const max = options.maxBytes ?? 256 * 1024 * 1024;
   for (const file of files) {
     const buf = readFileSync(file);
-    const text = buf.subarray(0, max).toString('utf8');
-    const kind = leakIn(text, options.digests);
+    const kind = isZip(buf) ? leakInZip(buf, options.digests) : leakIn(buf.subarray(0, max).toString('utf8'), options.digests);
     if (kind) hits.push({ file, kind });
   }
   return hits;

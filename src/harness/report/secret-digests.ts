@@ -72,8 +72,12 @@ function isDigest(x: unknown): x is SecretDigest {
 
 /** Characters a token is made of; a secret occurrence starts and ends at a change from/to something else. */
 const TOKEN_CHAR = /[A-Za-z0-9_\-.~+/=%]/;
-/** TOKEN_CHAR plus the backslash of a JSON-escaped spelling. */
-const RUN_CHAR = /[A-Za-z0-9_\-.~+/=%\\]/;
+/** TOKEN_CHAR plus the backslash of a JSON-escaped spelling, as a lookup table over ASCII. */
+const RUN_TABLE = new Uint8Array(128).map((_, c) => (TOKEN_CHAR.test(String.fromCharCode(c)) || c === 0x5c ? 1 : 0));
+/** A spelling may end before anything but a letter, digit or underscore (or before %, an encoded separator). */
+function isEndCode(c: number): boolean {
+  return !((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
+}
 
 export class DigestSet {
   private readonly byLength = new Map<number, Set<string>>();
@@ -112,18 +116,34 @@ export class DigestSet {
    */
   find(text: string): Array<[number, number]> {
     if (this.byLength.size === 0 || text.length < MIN_LENGTH) return [];
+    const len = text.length;
+    const lengths = [...this.byLength.keys()];
+    const minLen = Math.min(...lengths);
+    const maxLen = Math.max(...lengths);
+    // run[i]: token characters starting at i (a spelling never spans a space, quote or bracket).
+    // nextEnd[k]: the first position >= k where a spelling may end (isEnd).
+    const run = new Int32Array(len + 1);
+    const nextEnd = new Int32Array(len + 2);
+    nextEnd[len] = len;
+    nextEnd[len + 1] = len + 1;
+    for (let k = len - 1; k >= 0; k--) {
+      const c = text.charCodeAt(k);
+      run[k] = c < 128 && RUN_TABLE[c] ? (run[k + 1] as number) + 1 : 0;
+      nextEnd[k] = isEndCode(c) ? k : (nextEnd[k + 1] as number);
+    }
     const hits: Array<[number, number]> = [];
-    // run[i]: how many token characters start at i (a spelling never spans a space, quote or bracket).
-    const run = new Int32Array(text.length + 1);
-    for (let k = text.length - 1; k >= 0; k--) run[k] = RUN_CHAR.test(text[k] as string) ? (run[k + 1] as number) + 1 : 0;
     let i = 0;
-    while (i < text.length) {
+    let runTotal = 0;
+    while (i < len) {
       let matched = 0;
-      if ((run[i] as number) >= MIN_LENGTH && isStart(text, i)) {
-        for (const [n, set] of this.byLength) {
-          if (n <= matched || (run[i] as number) < n) continue;
-          if (!isEnd(text, i + n)) continue;
-          if (set.has(sha256(text.slice(i, i + n)))) matched = n;
+      if (i === 0 || run[i - 1] === 0) runTotal = run[i] as number;
+      const limit = Math.min(run[i] as number, maxLen);
+      // A run of token characters longer than MAX_RUN is a blob (base64 data, bundled code): the leak scan
+      // decodes blobs and searches the decoded text; a spelling inside raw blob text is not delimited anyway.
+      if (limit >= minLen && runTotal <= MAX_RUN && isStart(text, i)) {
+        for (let e = nextEnd[i + minLen] as number; e - i <= limit; e = nextEnd[e + 1] as number) {
+          const set = this.byLength.get(e - i);
+          if (set?.has(sha256(text.slice(i, e)))) matched = e - i;
         }
       }
       if (matched) {
@@ -147,6 +167,7 @@ export class DigestSet {
   }
 }
 
+const MAX_RUN = 8192;
 const SEPARATORS = new Set(['=', ':', '/', '.', '%', '+', '~']);
 
 function isStart(text: string, i: number): boolean {
@@ -155,12 +176,6 @@ function isStart(text: string, i: number): boolean {
   return !TOKEN_CHAR.test(prev) || SEPARATORS.has(prev) || prev === '\\';
 }
 
-function isEnd(text: string, end: number): boolean {
-  if (end >= text.length) return true;
-  const next = text[end] as string;
-  // A spelling may be followed by an encoded separator (%26) or by more base64 padding-free text after '='.
-  return !/[A-Za-z0-9_]/.test(next) || next === '%';
-}
 
 /** Reads a digests file written by the redacting reporter (missing file: empty set). */
 export function readDigestFile(file: string): DigestSet {
