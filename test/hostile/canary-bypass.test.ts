@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
-import { CANARY_GREP, placesUnder, plantedCanaries, searchCanaries } from './canary-search.js';
+import { CANARY_GREP, canaryBoundMs, placesUnder, plantedCanaries, searchCanaries } from './canary-search.js';
 import { startCanaryStub } from './canary-stub.js';
 import { REPO_ROOT, runCatalogue } from './playwright-run.js';
 import { hostileEnv, hostileSecrets, loadHostileProfile } from './profile.js';
@@ -18,7 +18,7 @@ const WORKERS = 2;
 const secrets = hostileSecrets();
 const profile = loadHostileProfile(secrets);
 const selected = loadScenarioSuite(join(REPO_ROOT, 'specs')).scenarios.filter((s) => new RegExp(CANARY_GREP).test(`${s.id}:`)).length;
-const OUTER_MS = 60_000 + Math.ceil(selected / WORKERS) * (3 * profile.timeouts.requestMs + Number(process.env.FTF_HOSTILE_RESTART_MS ?? 6_000));
+const OUTER_MS = canaryBoundMs(profile.timeouts.requestMs, selected, WORKERS);
 
 const dirs: string[] = [];
 after(() => {

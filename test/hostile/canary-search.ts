@@ -71,3 +71,14 @@ export function plantedCanaries(values: Record<string, string>): Canary[] {
     ...(ids[env] ? [{ kind: `Basic credentials of ${ids[env]}`, value: Buffer.from(`${ids[env]}:${value}`).toString('base64') }] : []),
   ]);
 }
+
+/**
+ * Outer bound of a canary run, derived like hostile.test.ts's: start-up (60 s), then per scenario three
+ * exchange bounds (request_ms: token, consent, request) plus a worker restart (FTF_HOSTILE_RESTART_MS,
+ * default 6 s) spread over the workers, plus the work after Playwright (the CLI's verdicts, Allure HTML build
+ * and leak scan; Playwright's report writing: FTF_CANARY_POST_RUN_MS, default 60 s).
+ */
+export function canaryBoundMs(requestMs: number, scenarios: number, workers: number): number {
+  const perScenario = 3 * requestMs + Number(process.env.FTF_HOSTILE_RESTART_MS ?? 6_000);
+  return 60_000 + Math.ceil(scenarios / workers) * perScenario + Number(process.env.FTF_CANARY_POST_RUN_MS ?? 60_000);
+}
