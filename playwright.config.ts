@@ -1,6 +1,7 @@
 /**
  * Conformance run configuration. API only: no browser is ever launched or installed. Traces and videos are
- * off (they would contain secrets); the harness's recorder is the one place exchanges are written, redacted.
+ * off (they would contain secrets); the harness's recorder is the one place exchanges are written, redacted,
+ * and every reporter sits behind the redacting reporter (docs/robustness.md, "The redaction boundary").
  *
  * Projects: against the embedded reference (FTF_TARGET unset) the catalogue runs twice, once per server mode:
  * `sandbox` (fixtures/targets/reference.yaml, every scenario) and `production` (the reference started with
@@ -9,7 +10,7 @@
  * Against an external target (FTF_TARGET set) there is one project: the profile says what the target is.
  */
 import { readdirSync } from 'node:fs';
-import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { defineConfig, type PlaywrightTestConfig, type ReporterDescription } from '@playwright/test';
 import { runTimeoutMs, testTimeoutMs } from './src/harness/target/bounds.js';
 import { profileTimeouts, REFERENCE_PROFILE, resolveTargetFile } from './src/harness/target/load.js';
 
@@ -48,14 +49,26 @@ export default defineConfig({
   retries: 0,
   forbidOnly: ci,
   outputDir: 'test-results',
+  // The redaction boundary (src/harness/report/redacting-reporter.ts): the only reporter Playwright sees. It
+  // builds the reporters below and redacts everything before they get it; add a reporter by adding a line here.
   reporter: [
-    [ci ? 'line' : 'list'],
-    ['html', { outputFolder: `${reports}/playwright-html`, open: 'never' }],
-    ['junit', { outputFile: `${reports}/junit.xml` }],
-    ['json', { outputFile: `${reports}/results.json` }],
-    // Every test's outcome record (src/harness/report/outcome.ts, the reader every report uses) as one file.
-    ['./src/harness/report/outcome-reporter.ts', { outputFile: `${reports}/outcomes.json` }],
-    ['allure-playwright', { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
+    [
+      './src/harness/report/redacting-reporter.ts',
+      {
+        digestsFile: `${reports}/secret-digests.json`,
+        reporters: [
+          [ci ? 'line' : 'list'],
+          ['html', { outputFolder: `${reports}/playwright-html`, open: 'never' }],
+          ['junit', { outputFile: `${reports}/junit.xml` }],
+          ['json', { outputFile: `${reports}/results.json` }],
+          // Every test's outcome record (src/harness/report/outcome.ts, the reader every report uses) as one file.
+          ['./src/harness/report/outcome-reporter.ts', { outputFile: `${reports}/outcomes.json` }],
+          ['allure-playwright', { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
+          // Sharded CI runs merge blob reports (`npx playwright merge-reports`); FTF_BLOB_REPORT asks for one.
+          ...(process.env.FTF_BLOB_REPORT ? [['blob', { outputDir: `${reports}/blob-report` }] as ReporterDescription] : []),
+        ] satisfies ReporterDescription[],
+      },
+    ],
   ],
   use: { trace: 'off' },
   projects,

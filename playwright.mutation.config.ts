@@ -4,8 +4,10 @@
  * (`metadata.fault`; production faults also `metadata.mode`/`profile`, read by the worker fixture in
  * specs/fixtures.ts). The projects and the tests each one runs come from the plan file named by
  * FTF_MUTATION_PLAN (written by src/selftest/mutation.ts); without it: clean + every sandbox fault, full suite.
- * Reporters: only Playwright's JSON report (parsed by the runner) and a dot line for progress.
+ * Reporters: only Playwright's JSON report (parsed by the runner) and a dot line for progress, both behind the
+ * redaction boundary (src/harness/report/redacting-reporter.ts) like every other run.
  */
+import { dirname, join } from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import base from './playwright.config.js';
 import { projectMetadata, readPlan, titlesPattern, MATCH_NOTHING, type PlanProject } from './src/selftest/plan.js';
@@ -30,6 +32,11 @@ export default defineConfig({
   // Failures are expected under faults: no retries, no early stop.
   retries: 0,
   maxFailures: 0,
-  reporter: [['dot'], ['json', { outputFile: plan.reportFile }]],
+  reporter: [
+    [
+      './src/harness/report/redacting-reporter.ts',
+      { digestsFile: join(dirname(plan.reportFile), 'mutation-secret-digests.json'), reporters: [['dot'], ['json', { outputFile: plan.reportFile }]] },
+    ],
+  ],
   projects: plan.projects.map(project),
 });

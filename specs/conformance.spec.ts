@@ -10,6 +10,7 @@ import * as allure from 'allure-js-commons';
 import { allureMetadataFor } from '../src/harness/report/allure.js';
 import { encodeOutcome } from '../src/harness/report/outcome.js';
 import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/report/record-outcome.js';
+import { redactError } from '../src/harness/report/redact-error.js';
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
@@ -66,6 +67,9 @@ for (const scenario of suite.scenarios) {
         await runScenario(scenario, engine);
         testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
       } catch (error) {
+        // Errors raised outside a step (the engine's own) leave redacted too (steps redact in fixtures.ts),
+        // before the outcome record is built from them.
+        redactError(error, (text) => engine.redact?.(text) ?? text);
         const record = outcomeFromError(error, context);
         testInfo.annotations.push(encodeOutcome(record));
         stampOutcome(error, record);

@@ -33,6 +33,9 @@ import { readProfile } from '../src/harness/target/profile.js';
 import { embeddedStartBoundMs, launchEmbedded } from '../src/embedded/launch.js';
 import type { Capability, ResolvedTarget } from '../src/harness/target/types.js';
 import { FtfError } from '../src/shared/errors.js';
+import { announceSecrets } from '../src/harness/report/secret-digests.js';
+import { redactError } from '../src/harness/report/redact-error.js';
+import { redactStructural } from '../src/harness/report/structural-redaction.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -89,12 +92,14 @@ const POINTED = Symbol('ftf.pointedAtScenario');
  * scenario line instead of engine internals (test.step's `box: true` would report the engine's call site,
  * so steps are not boxed; this does the boxing). Expected failures (FtfError: checks, bounds, transport)
  * keep only the scenario frame; unexpected errors keep their full stack below it (they are engine bugs).
- * The innermost step wins (a group's line over its `use:`).
+ * The innermost step wins (a group's line over its `use:`). Every error leaves the step redacted (message,
+ * stack, causes): this is where errors leave the engine for Playwright's reporters.
  */
-async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location: SourceLocation | undefined): Promise<T> {
+async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location: SourceLocation | undefined, redact: (text: string) => string): Promise<T> {
   try {
     return await fn();
   } catch (e) {
+    redactError(e, redact);
     // The outcome record names the step and YAML line as data (record-outcome.ts), not via the stack text.
     markStep(e, title, location);
     if (location && e instanceof Error && !(e as Error & { [POINTED]?: boolean })[POINTED]) {
@@ -137,6 +142,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         throw e instanceof FtfError ? new FtfError(e.code, `${e.code}: ${e.message}`, { ...(e.hint ? { hint: e.hint } : {}), cause: e }) : e;
       });
       try {
+        // The reporters (main process) never learn these values: they get digests (secret-digests.ts).
+        const basic = Object.values(launch.target.credentials).flatMap((c) => (c.clientId && c.secret ? [Buffer.from(`${c.clientId}:${c.secret}`).toString('base64')] : []));
+        announceSecrets([...launch.secrets, ...basic]);
         await use(launch.target);
       } finally {
         await launch.close();
@@ -164,6 +172,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   engine: async ({ target, schemas, request, checks, evidence }, use, testInfo) => {
     const redactor = new Redactor();
+    // Secrets learned during the test (issued tokens, profile secrets) reach the reporters as digests first.
+    redactor.onSpellings((spellings) => announceSecrets(spellings));
+    const redact = (text: string): string => redactStructural(redactor.redactText(text));
     // Redacted HAR per test: evidence for the conformance certificate (reports/har/*.har).
     const harFile = join(process.env.FTF_REPORTS_DIR ?? 'reports', 'har', `${testInfo.workerIndex}-${testInfo.testId}.har`);
     const har = harSink(harFile);
@@ -179,10 +190,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       schemas,
       // Unique per test and retry: checkpoint names and idempotency keys never collide across workers/shards.
       runId: `w${testInfo.parallelIndex}-${randomBytes(4).toString('hex')}`,
-      redact: (text) => redactor.redactText(text),
+      redact,
       onCheck: (r) => checks.push(r),
       runStep: (title, fn, location) =>
-        base.step(title, () => pointAtScenario(fn, title, location), { ...(location ? { location } : {}) }),
+        base.step(title, () => pointAtScenario(fn, title, location, redact), { ...(location ? { location } : {}) }),
     });
     await har.flush();
   },

@@ -3,9 +3,12 @@
  * Exit: 0 conformant, 1 non-conformant, 2 nothing tested / could not start, 3 internal error.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { DIGESTS_FILE } from '../../harness/report/secret-digests.js';
 import { FtfError } from '../../shared/errors.js';
+import { assertRunLeakFree, outputDirOf } from '../../harness/report/leak-scan.js';
 import { reportPaths } from '../../harness/report/paths.js';
+import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
 import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js';
 import { resolveTargetFile } from '../../harness/target/load.js';
@@ -50,6 +53,7 @@ export async function runSuite(
       rmSync(paths.playwrightJson, { force: true });
       rmSync(paths.har, { recursive: true, force: true });
       rmSync(paths.allureResults, { recursive: true, force: true });
+      rmSync(join(paths.root, DIGESTS_FILE), { force: true });
       const env = { ...open.env, ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}) };
       const status = await playwright.run(playwrightArgs(opts.selection), env);
       if (!existsSync(paths.playwrightJson)) {
@@ -71,6 +75,13 @@ export async function runSuite(
     if (evaluation.summary.overall === 'nothing-tested' && filtered && evaluation.summary.problems.length === 0) console.log(`${command}: the selection (--grep/--tag/--shard) matched no runnable scenario`);
     const note = publishAllure(open.target, evaluation.catalogue, { build: opts.report, embedded: open.embedded });
     if (note) console.log(note);
+    // Every file this run wrote, Allure HTML included, is searched for the run's secrets: a hit is a harness bug (exit 3).
+    assertRunLeakFree({
+      reportsRoot: paths.root,
+      outputDir: outputDirOf(opts.selection.extra ?? [], REPO_ROOT),
+      secrets: open.secrets,
+      basic: Object.values(open.target.credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : [])),
+    });
     return { open, evaluation, startedAt, finishedAt, exitCode: exitCodeFor(evaluation.summary) };
   } catch (e) {
     await open.close();

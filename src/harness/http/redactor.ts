@@ -34,6 +34,21 @@ export class Redactor {
   /** base64("client:secret") -> parts, so curl can say -u "client:$SECRET_ENV". */
   private readonly basics = new Map<string, { clientId: string; secret: string }>();
   private pattern: RegExp | undefined;
+  private readonly listeners: Array<(spellings: string[]) => void> = [];
+
+  /**
+   * Called with every new spelling as it is registered or learned. The test fixture hands their digests to
+   * the reporters (src/harness/report/secret-digests.ts), which run in another process and must redact too.
+   */
+  onSpellings(listener: (spellings: string[]) => void): void {
+    this.listeners.push(listener);
+    const known = [...this.spellings.keys()];
+    if (known.length) listener(known);
+  }
+
+  private announce(spellings: string[]): void {
+    if (spellings.length) for (const l of this.listeners) l(spellings);
+  }
 
   /** Registers a secret under a label (env var name or kind). Returns false when too short to register. */
   addSecret(value: string, label: string): boolean {
@@ -52,6 +67,7 @@ export class Redactor {
     this.basics.set(b64, { clientId, secret });
     this.spellings.set(b64, secret);
     this.pattern = undefined;
+    this.announce([b64]);
   }
 
   /**
@@ -184,6 +200,7 @@ export class Redactor {
     this.basics.set(b64, { clientId: decoded.slice(0, colon), secret });
     this.spellings.set(b64, secret);
     this.pattern = undefined;
+    this.announce([b64]);
   }
 
   private learnFromJson(value: unknown, depth: number): void {
@@ -208,6 +225,7 @@ export class Redactor {
     const forms = [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1)];
     for (const form of forms) if (form.length >= MIN_SECRET_LENGTH) this.spellings.set(form, value);
     this.pattern = undefined;
+    this.announce(forms.filter((f) => f.length >= MIN_SECRET_LENGTH));
   }
 
   private regex(): RegExp | undefined {

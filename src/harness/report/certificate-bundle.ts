@@ -3,9 +3,10 @@
  * redacted HAR as evidence. Before returning it scans every written file for the run's secret values
  * (defence in depth behind the recorder's redaction): a hit deletes nothing but fails loudly.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { assertNoLeaks } from './leak-scan.js';
+import { DigestSet } from './secret-digests.js';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FtfError } from '../../shared/errors.js';
 import { buildCertificateBody, serializeCertificate, signCertificate, type Certificate, type CertificateInput } from './certificate.js';
 import { certificateHtml, certificateMarkdown } from './certificate-render.js';
 import { sha256 } from '../spec/clauses.js';
@@ -50,16 +51,9 @@ export function listFiles(dir: string): string[] {
     .sort();
 }
 
-/** Throws FTF_E_SECRET_LEAK naming the file (never the secret) when a secret value occurs in a file. */
+/** Throws FTF_E_SECRET_LEAK naming the file (never the secret): the same scanner as after every run (leak-scan.ts). */
 export function assertNoSecrets(files: string[], secrets: string[]): void {
-  const needles = secrets.filter((s) => s && s.length >= 6);
-  if (needles.length === 0) return;
-  for (const file of files) {
-    const text = readFileSync(file, 'latin1');
-    if (needles.some((s) => text.includes(s))) {
-      throw new FtfError('FTF_E_SECRET_LEAK', `a secret of this run appears in ${file}`, {
-        hint: 'the recorder must redact it; do not publish this folder',
-      });
-    }
-  }
+  const digests = new DigestSet();
+  digests.addValues(secrets);
+  assertNoLeaks(files, { digests });
 }

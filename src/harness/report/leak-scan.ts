@@ -1,0 +1,123 @@
+/**
+ * The leak scan: one scanner over every file a run writes (reports/**, test-results/**, the Allure HTML,
+ * the certificate bundle). A file leaks when it holds a known secret in any spelling (raw, URL/form-encoded,
+ * JSON-escaped, base64: matched by digest, secret-digests.ts) or a structurally recognised credential that
+ * is not redacted (structural-redaction.ts), directly or inside a base64 blob (Allure and Playwright embed
+ * data that way). Hits name the file and the kind, never the value.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { FtfError } from '../../shared/errors.js';
+import { DIGESTS_FILE, readDigestFile, type DigestSet } from './secret-digests.js';
+import { findStructural } from './structural-redaction.js';
+import { isZip, zipEntries } from './zip-text.js';
+
+export interface LeakHit {
+  file: string;
+  kind: string;
+}
+
+export interface LeakScanOptions {
+  /** Digests announced by the workers (reports/secret-digests.json) and/or added from known values. */
+  digests: DigestSet;
+  /** Files above this size are scanned in their first part only (default 256 MiB: reports are far smaller). */
+  maxBytes?: number;
+}
+
+const BASE64_BLOB = /[A-Za-z0-9+/]{24,}={0,2}/g;
+
+/** Every regular file under the given roots (missing roots are skipped). */
+export function filesUnder(roots: string[]): string[] {
+  const out: string[] = [];
+  for (const root of roots) {
+    if (!existsSync(root)) continue;
+    if (statSync(root).isFile()) {
+      out.push(root);
+      continue;
+    }
+    for (const d of readdirSync(root, { recursive: true, withFileTypes: true })) if (d.isFile()) out.push(join(d.parentPath, d.name));
+  }
+  return [...new Set(out)].sort();
+}
+
+/** What in `text` is a leak (undefined: nothing). */
+export function leakIn(text: string, digests: DigestSet): string | undefined {
+  if (digests.find(text).length) return 'a secret of this run';
+  const structural = findStructural(text);
+  if (structural) return `an unredacted ${structural} value`;
+  for (const m of text.matchAll(BASE64_BLOB)) {
+    const bytes = Buffer.from(m[0], 'base64');
+    if (isZip(bytes)) {
+      const inZip = leakInZip(bytes, digests);
+      if (inZip) return `${inZip} (in an embedded zip)`;
+      continue;
+    }
+    const decoded = bytes.toString('utf8');
+    // Only text-like payloads: random bytes decoded as UTF-8 cannot hold a readable credential.
+    if (!printable(decoded.slice(0, 256))) continue;
+    if (digests.find(decoded).length) return 'a secret of this run (base64-encoded)';
+    const inner = findStructural(decoded);
+    if (inner) return `an unredacted ${inner} value (base64-encoded)`;
+  }
+  return undefined;
+}
+
+function leakInZip(bytes: Buffer, digests: DigestSet): string | undefined {
+  for (const entry of zipEntries(bytes)) {
+    const kind = leakIn(entry.data.toString('utf8'), digests);
+    if (kind) return `${kind} in ${entry.name}`;
+  }
+  return undefined;
+}
+
+export function scanForLeaks(files: string[], options: LeakScanOptions): LeakHit[] {
+  const hits: LeakHit[] = [];
+  const max = options.maxBytes ?? 256 * 1024 * 1024;
+  for (const file of files) {
+    const buf = readFileSync(file);
+    const kind = isZip(buf) ? leakInZip(buf, options.digests) : leakIn(buf.subarray(0, max).toString('utf8'), options.digests);
+    if (kind) hits.push({ file, kind });
+  }
+  return hits;
+}
+
+/** Throws FTF_E_SECRET_LEAK naming the files (never the secret): a leak is a harness bug (exit 3). */
+export function assertNoLeaks(files: string[], options: LeakScanOptions): void {
+  const hits = scanForLeaks(files, options);
+  if (hits.length === 0) return;
+  const list = hits.slice(0, 10).map((h) => `${h.file} (${h.kind})`).join(', ');
+  throw new FtfError('FTF_E_SECRET_LEAK', `${hits.length} report file(s) hold a secret: ${list}${hits.length > 10 ? ', …' : ''}`, {
+    hint: 'a harness bug: the redaction boundary missed it (docs/robustness.md); do not publish these folders',
+  });
+}
+
+/** Playwright's output folder of a run: `--output` among the extra arguments, else the config's test-results. */
+export function outputDirOf(extraArgs: readonly string[], repoRoot: string): string {
+  for (let i = 0; i < extraArgs.length; i++) {
+    const a = extraArgs[i] as string;
+    if (a.startsWith('--output=')) return resolve(repoRoot, a.slice('--output='.length));
+    if (a === '--output' && extraArgs[i + 1]) return resolve(repoRoot, extraArgs[i + 1] as string);
+  }
+  return resolve(repoRoot, 'test-results');
+}
+
+/**
+ * The scan after every run: the workers' digests (reports/secret-digests.json) plus the secrets the CLI holds
+ * itself (profile secrets, the embedded server's, and their Basic credentials) over reports and test-results.
+ */
+export function assertRunLeakFree(opts: { reportsRoot: string; outputDir: string; secrets: readonly string[]; basic?: ReadonlyArray<{ clientId: string; secret: string }> }): number {
+  const digests = readDigestFile(join(opts.reportsRoot, DIGESTS_FILE));
+  digests.addValues([...opts.secrets, ...(opts.basic ?? []).map((b) => Buffer.from(`${b.clientId}:${b.secret}`, 'utf8').toString('base64'))]);
+  const files = filesUnder([opts.reportsRoot, opts.outputDir]);
+  assertNoLeaks(files, { digests });
+  return files.length;
+}
+
+function printable(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 && c !== 9 && c !== 10 && c !== 13) return false;
+    if (c === 0xfffd || (c >= 0x7f && c < 0xa0)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,50 @@
+/**
+ * The canary can fail: the same hostile stub and the same search as canary.test.ts, but the run uses the
+ * TEST-ONLY configuration test/hostile/bypass/ (reporters listed raw, steps without the step-boundary
+ * redaction). The search must then find issued tokens in the reports: proof that canary.test.ts's 0 hits
+ * come from the redaction boundary, not from a search that cannot see.
+ */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
+import { CANARY_GREP, canaryBoundMs, placesUnder, plantedCanaries, searchCanaries } from './canary-search.js';
+import { startCanaryStub } from './canary-stub.js';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
+import { runCatalogue } from '../../src/selftest/catalogue-run.js';
+import { hostileEnv, hostileSecrets, loadHostileProfile } from './profile.js';
+
+const WORKERS = 2;
+const secrets = hostileSecrets();
+const profile = loadHostileProfile(secrets);
+const selected = loadScenarioSuite(join(REPO_ROOT, 'specs')).scenarios.filter((s) => new RegExp(CANARY_GREP).test(`${s.id}:`)).length;
+const OUTER_MS = canaryBoundMs(profile.timeouts.requestMs, selected, WORKERS);
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+test('canary bypass: without the redaction boundary the canary search finds the leaked tokens', { timeout: OUTER_MS + 30_000 }, async (t) => {
+  const stub = await startCanaryStub();
+  let run;
+  try {
+    run = await runCatalogue({
+      workers: WORKERS,
+      timeoutMs: OUTER_MS,
+      args: ['--config', 'test/hostile/bypass/playwright.config.ts', '--grep', CANARY_GREP],
+      env: hostileEnv(stub.url, secrets),
+    });
+  } finally {
+    await stub.close();
+  }
+  dirs.push(run.dir);
+  assert.equal(run.killed, false, 'the run ended within its bound');
+  assert.ok(run.results, 'results.json written');
+  const canaries = [...plantedCanaries(secrets), ...stub.issued.map((value) => ({ kind: 'issued token', value }))];
+  const hits = searchCanaries(canaries, [{ where: 'stdout', text: run.stdout }, { where: 'stderr', text: run.stderr }, ...placesUnder(run.dir)]);
+  // Kinds and places only (never a value): which canaries the missing boundary lets through.
+  for (const kind of [...new Set(hits.map((h) => h.replace(/ found.*$/, '')))]) t.diagnostic(`leaked without the boundary: ${kind} (${hits.filter((h) => h.startsWith(kind)).length} places)`);
+  assert.ok(hits.some((h) => h.startsWith('issued token found in')), `the search finds issued tokens in the unredacted reports (hits: ${hits.join('; ') || 'none'})`);
+});

@@ -1,0 +1,154 @@
+/**
+ * The redaction boundary's parts, in process: secret digests (every spelling found, nothing else), the stdout
+ * announcement channel, structural patterns on a Playwright call log, the redacting reporter forwarding only
+ * redacted payloads to a wrapped reporter, and the leak scan (raw, base64-in-zip, structural; the error names
+ * the file, never the secret).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { deflateRawSync } from 'node:zlib';
+import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+import { FtfError } from '../../src/shared/errors.js';
+import { assertRunLeakFree, filesUnder, scanForLeaks } from '../../src/harness/report/leak-scan.js';
+import RedactingReporter from '../../src/harness/report/redacting-reporter.js';
+import { announceSecrets, DigestSet, digestsOf, DIGEST_MARKER, spellingsOf, takeAnnouncements } from '../../src/harness/report/secret-digests.js';
+import { findStructural, redactStructural } from '../../src/harness/report/structural-redaction.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ftf-boundary-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const SECRET = 'c4n4ry+s3cr3t/v4lue=';
+const BASIC = Buffer.from(`client-a:${SECRET}`).toString('base64');
+const set = (): DigestSet => new DigestSet(digestsOf([...spellingsOf(SECRET), BASIC]));
+
+test('digests find every spelling of a secret, delimited, and nothing else', () => {
+  const digests = set();
+  for (const form of [SECRET, encodeURIComponent(SECRET), JSON.stringify(SECRET).slice(1, -1), Buffer.from(SECRET).toString('base64'), BASIC]) {
+    assert.equal(digests.redact(`x "${form}" y`), 'x "[REDACTED]" y');
+    assert.equal(digests.redact(`code=${form}&state=1`), 'code=[REDACTED]&state=1');
+  }
+  assert.equal(digests.find(`${SECRET}abc`).length, 0, 'a longer token is a different value');
+  assert.equal(digests.find('nothing secret here').length, 0);
+  assert.ok(!JSON.stringify(digests.toJSON()).includes(SECRET));
+});
+
+test('announcements travel as one stdout chunk that the reporter strips', () => {
+  const chunks: string[] = [];
+  announceSecrets([SECRET], (c) => chunks.push(c));
+  announceSecrets([SECRET], (c) => chunks.push(c));
+  assert.equal(chunks.length, 1, 'a secret is announced once per process');
+  assert.ok(chunks[0]?.startsWith(DIGEST_MARKER) && !chunks[0].includes(SECRET));
+  const { digests, rest } = takeAnnouncements(`before\n${chunks[0]}after\n`);
+  assert.equal(rest, 'before\nafter\n');
+  assert.ok(new DigestSet(digests).find(SECRET).length === 1);
+});
+
+test('structural patterns redact call-log headers, JSON and form token fields, and leave redacted values alone', () => {
+  const log = [
+    'apiRequestContext.fetch: Timeout 1000ms exceeded.',
+    'Call log:',
+    '  - → GET http://127.0.0.1:1/api/v1/health',
+    '  - authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc_def-ghi',
+    '  - authorization: Basic Y2xpZW50OnNlY3JldHZhbHVl',
+    '  - x-api-key: k3y-value-123456',
+    '{"access_token":"tok-123456789","refresh_token":"ref-987654321"}',
+    '{\\"client_secret\\":\\"esc-123456789\\"}',
+    'grant_type=refresh_token&refresh_token=form-123456789&code_verifier=ver-123456789',
+  ].join('\n');
+  const clean = redactStructural(log);
+  for (const v of ['eyJhbGciOiJIUzI1NiJ9', 'Y2xpZW50OnNlY3JldHZhbHVl', 'k3y-value-123456', 'tok-123456789', 'ref-987654321', 'esc-123456789', 'form-123456789', 'ver-123456789']) {
+    assert.ok(!clean.includes(v), `${v} redacted`);
+  }
+  assert.ok(clean.includes('authorization: Bearer [REDACTED]') && clean.includes('Timeout 1000ms exceeded'));
+  assert.equal(findStructural(clean), undefined);
+  assert.equal(findStructural('authorization: Bearer [REDACTED:FTF_ACCESS_TOKEN]'), undefined);
+  assert.equal(findStructural(log), 'authorization');
+});
+
+test('the redacting reporter forwards only redacted payloads and strips the digest channel', async () => {
+  const recorder = join(dir, 'recorder.mjs');
+  writeFileSync(
+    recorder,
+    `export default class { constructor(o) { this.file = o.file; this.seen = []; }
+      onStdOut(c) { this.seen.push(String(c)); }
+      onStepEnd(t, r, s) { this.seen.push(s.title, s.error?.message ?? '', s.error?.stack ?? ''); }
+      onTestEnd(t, r) { for (const e of r.errors) this.seen.push(e.message ?? '', e.snippet ?? ''); for (const a of r.attachments) this.seen.push(a.body?.toString() ?? ''); this.seen.push(...r.stdout.map(String)); }
+      onError(e) { this.seen.push(e.message ?? ''); }
+      onEnd() { (globalThis.__ftfSeen ??= {})[this.file] = this.seen; } }\n`,
+  );
+  const reporter = new RedactingReporter({ reporters: [[recorder, { file: 'a' }]], configDir: dir, digestsFile: 'reports/secret-digests.json' });
+  assert.equal(reporter.printsToStdio(), true);
+  reporter.onConfigure({} as FullConfig);
+  await reporter.preprocess({});
+  reporter.onBegin({} as Suite);
+  const chunks: string[] = [];
+  announceSecrets([`fresh-${SECRET}`], (c) => chunks.push(c));
+  const result = { stdout: [] as Array<string | Buffer>, stderr: [], errors: [], attachments: [], steps: [], annotations: [] } as unknown as TestResult;
+  const test_ = { annotations: [] } as unknown as TestCase;
+  for (const c of [...chunks, `token fresh-${SECRET} printed\n`]) {
+    result.stdout.push(c);
+    reporter.onStdOut(c, test_, result);
+  }
+  const step = { title: `GET ?code=fresh-${SECRET}`, error: { message: `Call log:\n  - authorization: Bearer fresh-${SECRET}`, stack: `Error: fresh-${SECRET}` }, steps: [], attachments: [] } as unknown as TestStep;
+  reporter.onStepEnd(test_, result, step);
+  result.errors.push({ message: `failed: fresh-${SECRET}`, snippet: `> fresh-${SECRET}` });
+  result.attachments.push({ name: 'x.json', contentType: 'application/json', body: Buffer.from(`{"t":"fresh-${SECRET}"}`) });
+  reporter.onTestEnd(test_, result);
+  reporter.onError({ message: `global fresh-${SECRET}` });
+  await reporter.onEnd({ status: 'failed' } as never);
+  const seen = (globalThis as unknown as { __ftfSeen: Record<string, string[]> }).__ftfSeen.a ?? [];
+  assert.ok(seen.length >= 8, `the wrapped reporter received the callbacks (${seen.length} payloads)`);
+  const all = seen.join('\n');
+  assert.ok(!all.includes(SECRET) && !all.includes(encodeURIComponent(SECRET)), 'no secret reached the wrapped reporter');
+  assert.ok(!all.includes(DIGEST_MARKER), 'the digest channel is not forwarded');
+  assert.ok(all.includes('token [REDACTED] printed'));
+  assert.ok(readFileSync(join(dir, 'reports/secret-digests.json'), 'utf8').length > 10, 'digests kept for the leak scan');
+});
+
+/** A one-entry zip (deflated), as Playwright's HTML report embeds its data. */
+function zipOf(name: string, text: string): Buffer {
+  const data = deflateRawSync(Buffer.from(text));
+  const n = Buffer.from(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt16LE(n.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt16LE(n.length, 28);
+  central.writeUInt32LE(0, 42);
+  const cdOffset = local.length + n.length + data.length;
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(1, 8);
+  eocd.writeUInt16LE(1, 10);
+  eocd.writeUInt32LE(central.length + n.length, 12);
+  eocd.writeUInt32LE(cdOffset, 16);
+  return Buffer.concat([local, n, data, central, n, eocd]);
+}
+
+test('the leak scan finds raw, base64-in-zip and structural leaks and names the file, never the secret', () => {
+  const root = join(dir, 'scan');
+  const write = (name: string, text: string | Buffer): string => {
+    const f = join(root, name);
+    writeFileSync(f, text);
+    return f;
+  };
+  mkdirSync(root, { recursive: true });
+  write('clean.json', '{"authorization":"Bearer [REDACTED:FTF_ACCESS_TOKEN]"}');
+  const raw = write('raw.txt', `value ${encodeURIComponent(SECRET)} here`);
+  const zipped = write('index.html', `<script>window.r = "data:application/zip;base64,${zipOf('report.json', `{"e":"${SECRET}"}`).toString('base64')}";</script>`);
+  const structural = write('log.txt', 'authorization: Bearer abcdefghijklmnop123');
+  const hits = scanForLeaks(filesUnder([root]), { digests: set() });
+  assert.deepEqual(hits.map((h) => h.file).sort(), [zipped, raw, structural].sort());
+  assert.throws(
+    () => assertRunLeakFree({ reportsRoot: root, outputDir: join(dir, 'none'), secrets: [SECRET] }),
+    (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SECRET_LEAK' && e.message.includes('raw.txt') && !e.message.includes(SECRET),
+  );
+});
