@@ -5,7 +5,7 @@
  * the file, never the secret).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -151,4 +151,17 @@ test('the leak scan finds raw, base64-in-zip and structural leaks and names the 
     () => assertRunLeakFree({ reportsRoot: root, outputDir: join(dir, 'none'), secrets: [SECRET] }),
     (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SECRET_LEAK' && e.message.includes('raw.txt') && !e.message.includes(SECRET),
   );
+});
+
+test('the scan after a run reads only the files that run wrote (other tools keep their files in reports/)', () => {
+  const root = join(dir, 'since');
+  mkdirSync(root, { recursive: true });
+  const stale = join(root, 'self-tests.tap');
+  writeFileSync(stale, 'ok 1 - redacts {"access_token":"eyJhbGciOiJIUzI1NiJ9.c3RhbGU.c2lnbmF0dXJl"}\n');
+  const past = new Date(Date.now() - 3_600_000);
+  utimesSync(stale, past, past);
+  writeFileSync(join(root, 'results.json'), '{"ok":true}');
+  const scan = (since?: number) => assertRunLeakFree({ reportsRoot: root, outputDir: join(dir, 'none'), secrets: [], ...(since === undefined ? {} : { since }) });
+  assert.throws(() => scan(), (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SECRET_LEAK' && e.message.includes('self-tests.tap'));
+  assert.equal(scan(Date.now() - 60_000), 1, 'only the file written after `since` is scanned');
 });

@@ -81,6 +81,8 @@ export async function runSuite(
       outputDir: outputDirOf(opts.selection.extra ?? [], REPO_ROOT),
       secrets: open.secrets,
       basic: Object.values(open.target.credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : [])),
+      // --evaluate-only re-reads an earlier run's files: all of them are this verdict's reports.
+      ...(opts.evaluateOnly ? {} : { since: Date.parse(startedAt) }),
     });
     return { open, evaluation, startedAt, finishedAt, exitCode: exitCodeFor(evaluation.summary) };
   } catch (e) {
