@@ -36,14 +36,24 @@ interface Group {
 
 const active = new Set<Group>();
 
+/** Long-running commands whose documented stop is a signal (`reference`): they wind down and exit themselves. */
+const stoppers = new Set<(signal: ForwardedSignal) => void>();
+
+/** Registers a command's own stop for SIGINT/SIGTERM/SIGHUP; the returned function removes it. */
+export function onStopSignal(stop: (signal: ForwardedSignal) => void): () => void {
+  stoppers.add(stop);
+  return () => stoppers.delete(stop);
+}
+
 /**
  * Called by the bin for SIGINT/SIGTERM/SIGHUP. With a child group running, forwards the signal (the run then
  * throws InterruptedError and exits through main); a second signal kills the groups at once. With none
  * running there is nothing to wind down: returns the exit code for the caller to exit with.
  */
 export function onSignal(signal: ForwardedSignal): number | undefined {
-  if (active.size === 0) return signalExitCode(signal);
+  if (active.size === 0 && stoppers.size === 0) return signalExitCode(signal);
   for (const g of active) g.stop(signal);
+  for (const s of stoppers) s(signal);
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import { parseCli, UsageError, USAGE } from '../../reference/cli-args.js';
 import { startReferenceServer } from '../../reference/server.js';
 import { createVariants, profileFor } from '../../reference/variants.js';
 import { EXIT } from '../errors.js';
+import { onStopSignal } from '../process-group.js';
 import type { Command } from './types.js';
 
 export const referenceCommand: Command = {
@@ -43,10 +44,12 @@ export const referenceCommand: Command = {
     } else {
       console.log('secrets:     generated for this start; rerun with --print-secrets to show them');
     }
+    // The documented stop: SIGINT/SIGTERM/SIGHUP close the server and exit 0 (process-group.ts routes them here).
+    let remove: () => void = () => undefined;
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
+      remove = onStopSignal(resolve);
     });
+    remove();
     await server.close();
     console.log(`stopped (${signal})`);
     return EXIT.conformant;
