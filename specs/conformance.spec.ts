@@ -25,7 +25,8 @@ const suite = loadScenarioSuite(SCENARIO_DIR);
 // Declared on Playwright's plain `test`: an invalid file is reported as invalid (file:line:col) without
 // waiting for the `target` fixture, whose server start may itself fail or time out.
 for (const problem of suite.problems) {
-  plainTest(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, (_fixtures, testInfo) => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern as the first argument
+  plainTest(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, ({}, testInfo) => {
     const typed = problem.errors[0] ?? new FtfError('FTF_E_SCENARIO_INVALID', describeProblem(problem));
     const record = outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] });
     testInfo.annotations.push(encodeOutcome(record));

@@ -1,8 +1,9 @@
 /**
  * Playwright fixtures: the glue layer (the only code that may import both src/reference and src/harness).
- * - worker `target`: FTF_TARGET unset -> launch the embedded reference server in this worker for
+ * - worker `opened` (test `target` reads it): FTF_TARGET unset -> launch the embedded reference server in this worker for
  *   fixtures/targets/reference.yaml (src/embedded/launch.ts: bounded start, secrets bound from the profile's
  *   data, never through process.env); else resolve the given profile from the environment the CLI set.
+ *   A target that cannot be opened is not a fixture crash: each test records it as its outcome (errored).
  *   The project's metadata chooses the embedded run (playwright.config.ts): `fault` (one injected fault),
  *   `mode` ('sandbox' | 'production', the server's mode) and `profile` (the profile to load for it).
  * - worker `schemas`: the schema registry bound to the target's paths/fields.
@@ -21,7 +22,8 @@ import { createPlaywrightTransport } from '../src/harness/http/playwright-transp
 import { RecordingTransport } from '../src/harness/http/recorder.js';
 import { harSink } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
-import { markStep, type Evidence } from '../src/harness/report/record-outcome.js';
+import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/record-outcome.js';
+import { encodeOutcome } from '../src/harness/report/outcome.js';
 import type { Exchange, ExchangeSink } from '../src/harness/http/types.js';
 import { loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
@@ -39,12 +41,17 @@ import { redactStructural } from '../src/harness/report/structural-redaction.js'
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 
+/** The worker's target, or why it could not be opened (a typed error each test then records as its outcome). */
+type Opened = { target: ResolvedTarget } | { error: unknown };
+
 interface WorkerFixtures {
-  target: ResolvedTarget;
+  opened: Opened;
   schemas: SchemaRegistry;
 }
 
 interface TestFixtures {
+  /** The worker's target; when it could not be opened, every test ends errored with that error's code and kind. */
+  target: ResolvedTarget;
   /** Auto: skips scenarios needing `mutation` on a production target without both opt-ins (guard.ts). */
   productionGuard: void;
   engine: EngineContext;
@@ -119,33 +126,43 @@ async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location:
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  target: [
+  opened: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use, workerInfo) => {
       if (process.env.FTF_TARGET?.trim()) {
         // The CLI resolved this profile already; the worker re-resolves it from the environment the CLI
         // handed over (secrets included), with the same pipeline. The production guard: without both
         // opt-ins the target loses `mutation` (guard.ts, capabilities.ts).
-        await use(withMutationGuard(loadTargetProfile(resolveTargetFile(process.env), { env: process.env }), cliAllowsMutations()));
+        let opened: Opened;
+        try {
+          opened = { target: withMutationGuard(loadTargetProfile(resolveTargetFile(process.env), { env: process.env }), cliAllowsMutations()) };
+        } catch (error) {
+          opened = { error };
+        }
+        await use(opened);
         return;
       }
       const meta = (workerInfo.project.metadata ?? {}) as EmbeddedMetadata;
       const fault = meta.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined); // empty = no fault
-      const launch = await launchEmbedded(readProfile(meta.profile ? join(REPO_ROOT, meta.profile) : REFERENCE_PROFILE), {
-        server: {
-          ...(fault ? { fault } : {}),
-          ...(meta.mode ? { mode: meta.mode } : {}),
-          events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
-        },
-      }).catch((e: unknown) => {
-        // Playwright shows a fixture error as "<name>: <message>"; the code must be in it for the verdict (errored, not internal).
-        throw e instanceof FtfError ? new FtfError(e.code, `${e.code}: ${e.message}`, { ...(e.hint ? { hint: e.hint } : {}), cause: e }) : e;
-      });
+      let launch;
+      try {
+        launch = await launchEmbedded(readProfile(meta.profile ? join(REPO_ROOT, meta.profile) : REFERENCE_PROFILE), {
+          server: {
+            ...(fault ? { fault } : {}),
+            ...(meta.mode ? { mode: meta.mode } : {}),
+            events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
+          },
+        });
+      } catch (e) {
+        // Playwright shows the error as "<message>"; the code leads it for readers (the verdict reads the record).
+        await use({ error: e instanceof FtfError ? new FtfError(e.code, `${e.code}: ${e.message}`, { ...(e.hint ? { hint: e.hint } : {}), cause: e }) : e });
+        return;
+      }
       try {
         // The reporters (main process) never learn these values: they get digests (secret-digests.ts).
         const basic = Object.values(launch.target.credentials).flatMap((c) => (c.clientId && c.secret ? [Buffer.from(`${c.clientId}:${c.secret}`).toString('base64')] : []));
         announceSecrets([...launch.secrets, ...basic]);
-        await use(launch.target);
+        await use({ target: launch.target });
       } finally {
         await launch.close();
       }
@@ -154,7 +171,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // room for reading the profile and closing a late server, however small the configured bound.
     { scope: 'worker', timeout: embeddedStartBoundMs() + FIXTURE_SETUP_SLACK_MS },
   ],
-  schemas: [async ({ target }, use) => use(schemaRegistry({ paths: target.paths, fields: target.fields })), { scope: 'worker' }],
+  schemas: [async ({ opened }, use) => use('target' in opened ? schemaRegistry({ paths: opened.target.paths, fields: opened.target.fields }) : schemaRegistry()), { scope: 'worker' }],
+  // A target that could not be opened ends each test errored, as data: the record carries the error's code
+  // and kind (a server that did not start is target trouble, a bad profile is input; never "internal").
+  target: async ({ opened }, use, testInfo) => {
+    if ('error' in opened) {
+      testInfo.annotations.push(encodeOutcome(outcomeFromError(opened.error, { covers: [], evidence: { exchanges: [] }, checks: [] })));
+      throw opened.error;
+    }
+    await use(opened.target);
+  },
   // eslint-disable-next-line no-empty-pattern
   checks: async ({}, use) => use([]),
   // eslint-disable-next-line no-empty-pattern
