@@ -24,12 +24,19 @@ test('the Allure report renders the results in headless Chromium', { timeout: 18
   try {
     const built = buildAllureReport({ resultsDir: FIXTURE, outDir: join(dir, 'report'), historyDir: join(dir, 'history') });
     assert.ok(readFileSync(built.historyFile, 'utf8').trim().length > 0, 'a history entry is written for trends');
+    assert.doesNotMatch(readFileSync(built.index, 'utf8'), /googletagmanager|gtag\(/, 'the report embeds no third-party analytics');
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      // The report must open offline: anything but the file itself is refused at once and counted.
+      const external: string[] = [];
+      await page.route(/^(?!file:|data:|blob:)/, async (route) => {
+        external.push(route.request().url());
+        await route.abort();
+      });
       // singleFile mode: everything is inlined, so file:// works without an HTTP server.
       await page.goto(pathToFileURL(built.index).href);
       await page.getByText('Endpoints', { exact: true }).first().waitFor({ timeout: 90_000 });
@@ -42,6 +49,7 @@ test('the Allure report renders the results in headless Chromium', { timeout: 18
       await page.getByText('Authentication', { exact: true }).first().waitFor({ state: 'visible', timeout: 90_000 });
       assert.equal(await page.getByText('FTF conformance').first().isVisible(), true, 'the report name is shown');
       await page.screenshot({ path: SCREENSHOT });
+      assert.deepEqual(external, [], 'the report requested nothing outside its own file');
     } finally {
       await browser.close();
     }

@@ -4,7 +4,7 @@
  * between nightly runs (cache/artifact) and every generate appends one entry.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { CATEGORIES } from './allure.js';
@@ -69,5 +69,17 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
       hint: 'run `npm run setup` to install the allure CLI (devDependency)',
     });
   }
-  return { outDir, index: join(outDir, 'index.html'), historyFile };
+  const index = join(outDir, 'index.html');
+  writeFileSync(index, withoutAnalytics(readFileSync(index, 'utf8')));
+  return { outDir, index, historyFile };
+}
+
+/**
+ * Allure 3's report template always embeds Google Analytics (no option turns it off). A conformance report
+ * is opened from CI artifacts, often offline or inside a vendor's network: it must not call a third party,
+ * and on a closed network the lookup stalls the page (seen in CI). Drops the loader and its inline config;
+ * a template without them is returned unchanged.
+ */
+export function withoutAnalytics(html: string): string {
+  return html.replace(/<script async src="https:\/\/www\.googletagmanager\.com\/[^"]*"><\/script>\s*<script>[^<]*?gtag\([^<]*?<\/script>/, '');
 }
