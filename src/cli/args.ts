@@ -44,3 +44,39 @@ export function shardFlag(command: string, value: string | undefined): string | 
   if (!m || i < 1 || n < 1 || i > n) throw new UsageError(command, `--shard must be i/n with 1 <= i <= n, e.g. 1/4 (got '${value}')`);
   return value;
 }
+
+/**
+ * Playwright flags `run` passes through after `--`. Left out on purpose: reporters and config (they would
+ * bypass the redacting reporter), --trace (traces hold Authorization headers), --timeout/--global-timeout
+ * (bounds derive from the profile), interactive modes and snapshot updates. Value-taking flags are marked.
+ */
+const PASSTHROUGH: ReadonlyMap<string, 'flag' | 'value' | 'optional'> = new Map([
+  ['--retries', 'value'], ['--repeat-each', 'value'], ['--max-failures', 'value'], ['-x', 'flag'],
+  ['--workers', 'value'], ['-j', 'value'], ['--project', 'value'], ['--grep', 'value'], ['-g', 'value'],
+  ['--grep-invert', 'value'], ['-G', 'value'], ['--output', 'value'], ['--fail-on-flaky-tests', 'flag'],
+  ['--forbid-only', 'flag'], ['--fully-parallel', 'flag'], ['--last-failed', 'flag'], ['--pass-with-no-tests', 'flag'],
+  ['--quiet', 'flag'], ['--shuffle', 'optional'], ['--list', 'flag'], ['--no-deps', 'flag'],
+]);
+
+/** Checks the arguments after `--` before anything starts: an unknown or refused Playwright flag exits 2. */
+export function passthroughArgs(command: string, extra: string[]): string[] {
+  for (let i = 0; i < extra.length; i++) {
+    const arg = extra[i]!;
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const kind = PASSTHROUGH.get(name);
+    if (kind === undefined) {
+      throw new UsageError(
+        command,
+        `'${arg}' after -- is not a Playwright flag this harness passes through (allowed: ${[...PASSTHROUGH.keys()].join(' ')}; reporters, --config and --trace would bypass redaction, timeouts come from the profile)`,
+      );
+    }
+    if (kind === 'value' && inline === undefined) {
+      const next = extra[i + 1];
+      if (next === undefined || next.startsWith('-')) throw new UsageError(command, `${name} after -- needs a value`);
+      i++;
+    }
+    if (kind === 'flag' && inline !== undefined) throw new UsageError(command, `${name} after -- takes no value (got '${arg}')`);
+    if (kind === 'optional' && inline === undefined && extra[i + 1] !== undefined && /^\d+$/.test(extra[i + 1]!)) i++;
+  }
+  return extra;
+}

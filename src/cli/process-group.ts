@@ -4,7 +4,7 @@
  * a CI runner's SIGTERM reaches only the CLI's pid, never the grandchildren. The bin forwards SIGINT,
  * SIGTERM and SIGHUP here (onSignal); an interrupted run ends with FTF_E_INTERRUPTED and exit 128 + signal.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type StdioOptions } from 'node:child_process';
 import { constants } from 'node:os';
 import { FtfError } from '../shared/errors.js';
 
@@ -71,10 +71,14 @@ export interface GroupResult {
 }
 
 /** Runs a command as the leader of a new process group; whatever is left of the group when it exits is killed. */
-export function runInGroup(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; graceMs?: number }): Promise<GroupResult> {
+export function runInGroup(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; graceMs?: number; stdio?: StdioOptions },
+): Promise<GroupResult> {
   const graceMs = options.graceMs ?? killGraceMs(options.env);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: 'inherit', detached: true });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: options.stdio ?? 'inherit', detached: true });
     let interruptedBy: ForwardedSignal | undefined;
     let timer: NodeJS.Timeout | undefined;
     const group: Group = {

@@ -4,11 +4,11 @@
  * FTF_TARGET or FTF_REFERENCE_FAULT from our environment: the matrix always runs the embedded reference and
  * the fault comes from each project's metadata.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { FtfError } from '../shared/errors.js';
+import { InterruptedError, runInGroup } from '../cli/process-group.js';
 import { PLAN_ENV, type MutationPlan } from './plan.js';
 import type { PwJsonReport } from './pw-report.js';
 
@@ -25,16 +25,17 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** Runs the Playwright CLI; its console output (progress dots, failure details) goes to `logFile` or nowhere. */
-function run(args: string[], env: NodeJS.ProcessEnv, cwd: string, logFile: string | null): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const out = logFile === null ? 'ignore' : openSync(logFile, 'a');
-    const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { cwd, env, stdio: ['ignore', out, out] });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (typeof out === 'number') closeSync(out);
-      resolve(code ?? 1);
-    });
-  });
+// In its own process group (like `run`): a signal to the CLI stops Playwright and its workers, which host the
+// per-worker reference servers, and nothing of the group outlives the pass.
+async function run(args: string[], env: NodeJS.ProcessEnv, cwd: string, logFile: string | null): Promise<number> {
+  const out = logFile === null ? 'ignore' : openSync(logFile, 'a');
+  try {
+    const r = await runInGroup(process.execPath, [PLAYWRIGHT_CLI, ...args], { cwd, env, stdio: ['ignore', out, out] });
+    if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'the mutation pass (Playwright and its workers) was');
+    return r.status ?? 1;
+  } finally {
+    if (typeof out === 'number') closeSync(out);
+  }
 }
 
 function readReport(file: string, what: string): PwJsonReport {

@@ -44,6 +44,15 @@ describe('usage errors exit 2 before anything starts', () => {
     await cannotStart(['list', '--grep', '(['], /FTF_E_USAGE: list: --grep is not a valid regular expression/);
   });
 
+  test('Playwright flags after -- are checked before anything starts; reporters, config, trace and timeouts are refused', async () => {
+    await cannotStart(['run', '--', '--bogus-flag'], /FTF_E_USAGE: run: '--bogus-flag' after -- is not a Playwright flag this harness passes through/);
+    for (const refused of ['--reporter=json', '--add-reporter', '-c', '--trace', '--timeout=0', '--global-timeout', '--ui']) {
+      await cannotStart(['run', '--', refused, 'x'], new RegExp(`'${refused}' after -- is not a Playwright flag`));
+    }
+    await cannotStart(['run', '--', '--retries'], /--retries after -- needs a value/);
+    await cannotStart(['run', '--', '--list=yes'], /--list after -- takes no value/);
+  });
+
   test('--fail-on takes must or should', async () => {
     await cannotStart(['run', '--fail-on', 'never'], /--fail-on must be one of must, should \(got 'never'\)/);
   });

@@ -74,11 +74,11 @@ async function until<T>(what: string, boundMs: number, probe: () => T | undefine
   throw new Error(`${what}: not within ${boundMs} ms`);
 }
 
-async function interruptRun(signal: 'SIGTERM' | 'SIGINT', args: string[]): Promise<void> {
-  const reports = join(dir, signal, 'reports');
+async function interruptRun(signal: 'SIGTERM' | 'SIGINT', args: string[], command: string[] = ['run', '--no-report']): Promise<void> {
+  const reports = join(dir, signal + command[0], 'reports');
   const env: NodeJS.ProcessEnv = { ...process.env, FTF_REPORTS_DIR: reports, FTF_WORKERS: '2', FTF_KILL_GRACE_MS: String(GRACE_MS), CI: '1' };
   delete env.FTF_TARGET;
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ftf-conformance.mjs'), 'run', '--no-report', ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ftf-conformance.mjs'), ...command, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stdout.resume();
   child.stderr.on('data', (d: Buffer) => void (err += d.toString()));
@@ -86,21 +86,21 @@ async function interruptRun(signal: 'SIGTERM' | 'SIGINT', args: string[]): Promi
   const cli = child.pid!;
 
   // Playwright is running its workers: a grandchild of the CLI (CLI -> runner -> worker).
+  // The CLI may have other children (tsx's esbuild service on a cold cache): the runner is the one with children.
   const runner = await until('Playwright workers started', START_BOUND_MS, () => {
     const tree = descendants(cli);
-    const top = tree.find((p) => p.ppid === cli);
-    return top && tree.some((p) => p.ppid === top.pid) ? top : undefined;
+    return tree.filter((p) => p.ppid === cli).find((top) => tree.some((p) => p.ppid === top.pid));
   });
   const environ = readFileSync(`/proc/${runner.pid}/environ`, 'utf8').split('\0');
   const cliServer = environ.find((v) => v.startsWith('FTF_BASE_URL='))?.slice('FTF_BASE_URL='.length);
-  const tree = descendants(cli);
+  const tree = [runner, ...descendants(runner.pid)];
   assert.ok(tree.every((p) => p.pgrp === runner.pid), 'Playwright and its workers share one process group');
 
   child.kill(signal);
   const code = await Promise.race([exited, sleep(EXIT_BOUND_MS, undefined, { ref: false }).then(() => 'timeout' as const)]);
   assert.notEqual(code, 'timeout', `the CLI did not exit within ${EXIT_BOUND_MS} ms after ${signal}`);
   assert.equal(code, signal === 'SIGTERM' ? 143 : 130, err);
-  assert.match(err, new RegExp(`FTF_E_INTERRUPTED: interrupted by ${signal}: Playwright and its workers were stopped, no verdict`));
+  assert.match(err, new RegExp(`FTF_E_INTERRUPTED: interrupted by ${signal}: .*Playwright and its workers.* stopped, no verdict`));
   const left = [...tree.filter((p) => alive(p.pid)), ...processes().filter((p) => p.pgrp === runner.pid && alive(p.pid))];
   assert.deepEqual(left, [], `processes of the run survived ${signal}`);
   if (cliServer) {
@@ -122,4 +122,8 @@ test('with no child group running a signal is answered at once with 128 + signal
   assert.deepEqual([onSignal('SIGHUP'), onSignal('SIGINT'), onSignal('SIGTERM')], [129, 130, 143]);
   assert.equal(signalExitCode('SIGTERM'), 143);
   assert.equal(killGraceMs({ FTF_KILL_GRACE_MS: 'soon' }), killGraceMs({}), 'a bad grace falls back to the default');
+});
+
+test('SIGTERM to `selftest` ends the mutation pass\'s Playwright and its workers; exit 143', { timeout: START_BOUND_MS + EXIT_BOUND_MS + 10_000 }, async () => {
+  await interruptRun('SIGTERM', ['--faults', 'token-no-expires-in'], ['selftest']);
 });

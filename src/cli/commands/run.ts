@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
 import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js';
 import { resolveTargetFile } from '../../harness/target/load.js';
-import { oneOf, parse, regExpFlag, shardFlag, UsageError } from '../args.js';
+import { oneOf, parse, passthroughArgs, regExpFlag, shardFlag, UsageError } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, type Evaluation } from '../pipeline.js';
 import { playwright, playwrightArgs, type PlaywrightSelection } from '../playwright.js';
 import { openTarget, type OpenTarget } from '../target.js';
@@ -99,9 +99,10 @@ export const runCommand: Command = {
     const { values: v } = parse('run', dash >= 0 ? argv.slice(0, dash) : argv, RUN_OPTIONS);
     shardFlag('run', v.shard);
     regExpFlag('run', 'grep', v.grep);
+    const extra = passthroughArgs('run', dash >= 0 ? argv.slice(dash + 1) : []);
     const suite = await runSuite('run', {
       ...(v.target ? { target: v.target } : {}),
-      selection: { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}), ...(v.shard ? { shard: v.shard } : {}), extra: dash >= 0 ? argv.slice(dash + 1) : [] },
+      selection: { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}), ...(v.shard ? { shard: v.shard } : {}), extra },
       failOn: oneOf('run', 'fail-on', v['fail-on'], ['must', 'should'] as const, 'must'),
       ...(v.waivers ? { waivers: v.waivers } : {}),
       allowMutations: v['allow-mutations'] ?? false,
