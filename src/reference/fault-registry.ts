@@ -47,9 +47,11 @@ const ROWS: Row[] = [
   ['idempotency-rejections-not-cached', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'only successes are cached: a retry of a rejected request is processed again'],
   ['idempotency-replay-status-lost', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'a replay always answers 200 (a cached 400 comes back as 200 with its body)'],
   ['idempotency-concurrent-duplicates', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'an await between cache lookup and store: concurrent retries with one key create several subscriptions'],
+  ['idempotency-window-2ms', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'a 2 ms await between cache lookup and store: only retries arriving within 2 ms of each other create several subscriptions'],
   // ---- checkpoints ----
   ['checkpoint-no-version-check', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'PATCH ignores expectedCheckpointVersion (a stale version wins)'],
   ['checkpoint-cas-not-atomic', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'an await between version check and write: several concurrent PATCHes with one version all get 200'],
+  ['checkpoint-cas-window-2ms', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'a 2 ms await between version check and write: only PATCHes arriving within 2 ms of each other all get 200'],
   ['checkpoint-409-without-state', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'the 409 body carries only detail, not the current checkpoint'],
   ['checkpoint-put-200-on-create', 'checkpoints', ['EP-CHECKPOINT-CREATE'], 'first creation by PUT answers 200 instead of 201'],
   ['checkpoint-cursor-not-at-end', 'checkpoints', ['EP-CHECKPOINT-CREATE'], 'a new checkpoint points at the event before the newest one (off by one)'],

@@ -48,15 +48,16 @@ export const SUBSCRIBE_PROBES: Probe[] = [
       return (await h.subscribe({ amount: 1 }, key)).status === 200;
     },
   },
-  {
-    fault: 'idempotency-concurrent-duplicates',
+  ...['idempotency-concurrent-duplicates', 'idempotency-window-2ms'].map((fault) => ({
+    fault,
+    // app.inject starts all five in one tick: they pass the cache lookup before even a 2 ms timer fires.
     checks: '5 concurrent requests with one key create more than one subscription',
-    deviates: async (h) => {
+    deviates: async (h: H) => {
       const key = newKey();
       const results = await Promise.all(Array.from({ length: 5 }, () => h.subscribe({}, key)));
       return new Set(results.map((r) => r.body.uid)).size > 1;
     },
-  },
+  })),
   // ---- amounts ----
   {
     fault: 'minimum-in-units',

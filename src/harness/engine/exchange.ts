@@ -6,6 +6,7 @@
 import { checkSchema } from '../checks/schema.js';
 import type { CheckResult } from '../checks/types.js';
 import { describeExchange } from '../checks/excerpt.js';
+import type { HttpRequest, HttpResponse } from '../http/types.js';
 import type { RequestSpec, SourceLocation } from '../scenario/types.js';
 import { FtfError } from '../../shared/errors.js';
 import { ENGINE_ERROR_CODES, StepError } from './errors.js';
@@ -24,27 +25,57 @@ export async function sendExchange(
   scope: Scope,
   opts: { label: string; at?: SourceLocation; maxTimeoutMs?: number; query?: Record<string, string> },
 ): Promise<SentExchange> {
-  const redact = engine.redact ?? ((s: string) => s);
-  const timeoutMs = Math.max(1, Math.min(spec.timeout_ms ?? engine.target.timeouts.requestMs, opts.maxTimeoutMs ?? Number.POSITIVE_INFINITY));
-  const built = await buildRequest(engine, spec, scope, timeoutMs, opts.at, opts.query);
-  const { request } = built;
+  const prepared = await prepareExchange(engine, spec, scope, opts);
   let raw;
   try {
-    raw = await engine.transport.send(request, opts.label);
+    raw = await engine.transport.send(prepared.request, opts.label);
   } catch (e) {
-    const code = e instanceof FtfError ? e.code : ENGINE_ERROR_CODES.request;
-    const detail = redact(e instanceof Error ? e.message : String(e));
-    throw new StepError(code, `${describeExchange(request, redact)} failed (bound ${timeoutMs} ms): ${detail}`, {
-      hint: e instanceof FtfError && e.hint ? e.hint : 'the target did not produce an HTTP response',
-      cause: e,
-      ...(opts.at ? { at: opts.at } : {}),
-    });
+    throw exchangeError(engine, prepared, e, opts.at);
   }
+  return finishExchange(engine, prepared, raw);
+}
+
+/** A request built from its template, not yet sent (the race barrier builds every request first). */
+export interface PreparedExchange {
+  spec: RequestSpec;
+  request: HttpRequest;
+  base: ResponseRecord['base'];
+  path: string;
+  timeoutMs: number;
+}
+
+export async function prepareExchange(
+  engine: EngineContext,
+  spec: RequestSpec,
+  scope: Scope,
+  opts: { at?: SourceLocation; maxTimeoutMs?: number; query?: Record<string, string> },
+): Promise<PreparedExchange> {
+  const timeoutMs = Math.max(1, Math.min(spec.timeout_ms ?? engine.target.timeouts.requestMs, opts.maxTimeoutMs ?? Number.POSITIVE_INFINITY));
+  const built = await buildRequest(engine, spec, scope, timeoutMs, opts.at, opts.query);
+  return { spec, request: built.request, base: built.base, path: built.path, timeoutMs };
+}
+
+/** A transport failure as a readable step error (redacted). */
+export function exchangeError(engine: EngineContext, prepared: PreparedExchange, e: unknown, at?: SourceLocation): StepError {
+  const redact = engine.redact ?? ((s: string) => s);
+  const code = e instanceof FtfError ? e.code : ENGINE_ERROR_CODES.request;
+  const detail = redact(e instanceof Error ? e.message : String(e));
+  return new StepError(code, `${describeExchange(prepared.request, redact)} failed (bound ${prepared.timeoutMs} ms): ${detail}`, {
+    hint: e instanceof FtfError && e.hint ? e.hint : 'the target did not produce an HTTP response',
+    cause: e,
+    ...(at ? { at } : {}),
+  });
+}
+
+/** The response as scenarios see it, plus its schema check. */
+export function finishExchange(engine: EngineContext, prepared: PreparedExchange, raw: HttpResponse): SentExchange {
+  const redact = engine.redact ?? ((s: string) => s);
+  const { request } = prepared;
   const response: ResponseRecord = {
     method: request.method,
     url: request.url,
-    base: built.base,
-    path: built.path,
+    base: prepared.base,
+    path: prepared.path,
     status: raw.status,
     headers: raw.headers,
     body: raw.json !== undefined ? raw.json : raw.bodyText === '' ? null : raw.bodyText,
@@ -52,6 +83,6 @@ export async function sendExchange(
     duration_ms: raw.durationMs,
     ...(raw.jsonError !== undefined ? { json_error: raw.jsonError } : {}),
   };
-  const schema = checkSchema({ response, registry: engine.schemas, mode: spec.schema ?? 'auto', base: built.base, pathname: built.path, redact });
+  const schema = checkSchema({ response, registry: engine.schemas, mode: prepared.spec.schema ?? 'auto', base: prepared.base, pathname: prepared.path, redact });
   return { response, ...(schema ? { schema } : {}) };
 }

@@ -4,7 +4,7 @@
  */
 import type { AuthClient } from '../auth/types.js';
 import type { CheckResult } from '../checks/types.js';
-import type { HttpRequest, HttpResponse } from '../http/types.js';
+import type { HttpRequest, HttpResponse, RaceLane, RaceSettled } from '../http/types.js';
 import type { LocatedStep, RequestSpec, SourceLocation, Step, StepKind } from '../scenario/types.js';
 import type { SchemaRegistry } from '../schemas/types.js';
 import type { ResolvedTarget } from '../target/types.js';
@@ -12,6 +12,8 @@ import type { ResolvedTarget } from '../target/types.js';
 /** The RecordingTransport surface the engine uses (label = the step title, for reports). */
 export interface EngineTransport {
   send(request: HttpRequest, label?: string): Promise<HttpResponse>;
+  /** The `race` barrier (RecordingTransport.race); absent: the parallel step's `race` option errors readably. */
+  race?(lanes: RaceLane[], label?: string): Promise<RaceSettled[]>;
 }
 
 /** Runs one step body under a title; Playwright: test.step(title, fn, { box: true, location }). */

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { APIRequestContext } from '@playwright/test';
 import { normaliseHeaders, parseBody } from './body.js';
 import { classifyCode, classifyMessage, DEFAULT_MAX_BODY_BYTES, transportError } from './errors.js';
+import { raceOverLanes } from './race-lanes.js';
 import type { HttpRequest, HttpResponse, Transport } from './types.js';
 import { FtfError } from '../../shared/errors.js';
 
@@ -43,6 +44,9 @@ export function createPlaywrightTransport(context: APIRequestContext): Transport
         throw mapPlaywrightError(err, req);
       }
     },
+    // APIRequestContext cannot hold one warm connection per request and release them together: races use
+    // undici lanes to the same origin (http/race-lanes.ts); the recorder still records every exchange.
+    race: (lanes) => raceOverLanes(lanes),
   };
 }
 

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { FtfError } from '../../shared/errors.js';
 import { buildCurl } from './curl.js';
 import type { Redactor } from './redactor.js';
-import type { Exchange, ExchangeSink, HttpRequest, HttpResponse, Transport } from './types.js';
+import type { Exchange, ExchangeSink, HttpRequest, HttpResponse, RaceLane, RaceSettled, Transport } from './types.js';
 
 export const DEFAULT_REPORT_BODY_CHARS = 64 * 1024;
 
@@ -44,31 +44,75 @@ export class RecordingTransport implements Transport {
     const id = this.nextId++;
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
-    // Learn from what we send too: a code or verifier in a form, a bearer the engine built itself.
-    this.redactor.learnFromHeaders(req.headers);
-    if (req.body !== undefined) this.redactor.learnFromBody(req.body);
+    this.learnFromRequest(req);
     let response: HttpResponse | undefined;
     let failure: unknown;
     try {
       response = await this.inner.send(req);
-      this.redactor.learnFromHeaders(response.headers);
-      this.redactor.learnFromBody(response.json !== undefined ? response.json : response.bodyText, response.bodyText);
     } catch (err) {
       failure = err;
+    }
+    await this.record(id, req, label, startedAt, performance.now() - t0, { response, error: failure });
+    if (failure !== undefined) throw this.redactThrown(failure);
+    return response as HttpResponse;
+  }
+
+  /**
+   * A race through the inner transport's barrier (http/race-lanes.ts). Each warm and each race exchange is
+   * recorded like a send; failures come back per lane, redacted like a thrown send error.
+   */
+  async race(lanes: RaceLane[], label?: string): Promise<RaceSettled[]> {
+    const inner = this.inner.race?.bind(this.inner);
+    if (!inner) throw new FtfError('FTF_E_RACE_UNSUPPORTED', 'this transport cannot release requests from a barrier (no race lanes)');
+    const startedAt = new Date().toISOString();
+    const t0 = performance.now();
+    for (const lane of lanes) {
+      this.learnFromRequest(lane.warm);
+      this.learnFromRequest(lane.request);
+    }
+    let settled: RaceSettled[];
+    try {
+      settled = await inner(lanes);
+    } catch (err) {
+      for (const lane of lanes) await this.record(this.nextId++, lane.request, label, startedAt, performance.now() - t0, { error: err });
+      throw this.redactThrown(err);
+    }
+    const at = (t: number): string => new Date(Date.now() - (performance.now() - t)).toISOString();
+    for (const [i, s] of settled.entries()) {
+      const lane = lanes[i] as RaceLane;
+      await this.record(this.nextId++, lane.warm, `${label ?? 'race'} (warm-up)`, startedAt, s.warm.response?.durationMs ?? 0, s.warm);
+      await this.record(this.nextId++, lane.request, label, at(s.sentAt), s.response?.durationMs ?? s.answeredAt - s.sentAt, s);
+    }
+    return settled.map((s) => ({
+      ...s,
+      warm: s.warm.error === undefined ? s.warm : { error: this.redactThrown(s.warm.error) },
+      ...(s.error === undefined ? {} : { error: this.redactThrown(s.error) }),
+    }));
+  }
+
+  private learnFromRequest(req: HttpRequest): void {
+    // Learn from what we send too: a code or verifier in a form, a bearer the engine built itself.
+    this.redactor.learnFromHeaders(req.headers);
+    if (req.body !== undefined) this.redactor.learnFromBody(req.body);
+  }
+
+  private async record(id: number, req: HttpRequest, label: string | undefined, startedAt: string, durationMs: number, got: { response?: HttpResponse | undefined; error?: unknown }): Promise<void> {
+    const { response, error } = got;
+    if (response) {
+      this.redactor.learnFromHeaders(response.headers);
+      this.redactor.learnFromBody(response.json !== undefined ? response.json : response.bodyText, response.bodyText);
     }
     const exchange: Exchange = {
       id,
       label: label ?? `${req.method} ${safePath(req.url)}`,
       startedAt,
-      durationMs: performance.now() - t0,
+      durationMs,
       request: this.redactRequest(req),
       ...(response ? { response: this.redactResponse(response) } : {}),
-      ...(failure !== undefined ? { error: this.redactError(failure) } : {}),
+      ...(error !== undefined ? { error: this.redactError(error) } : {}),
       curl: buildCurl(req, this.redactor),
     };
     await this.publish(exchange);
-    if (failure !== undefined) throw this.redactThrown(failure);
-    return response as HttpResponse;
   }
 
   async dispose(): Promise<void> {

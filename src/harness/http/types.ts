@@ -30,7 +30,24 @@ export interface HttpResponse {
 /** Thrown by transports. code: FTF_E_TARGET_TIMEOUT | FTF_E_TARGET_UNREACHABLE | FTF_E_TARGET_RESET | FTF_E_TARGET_BODY_TOO_LARGE | FTF_E_TARGET_PROTOCOL */
 export interface Transport {
   send(request: HttpRequest): Promise<HttpResponse>;
+  /** Races (the `parallel` step's `race` option): one warmed connection per lane, all requests released at once. */
+  race?(lanes: RaceLane[]): Promise<RaceSettled[]>;
   dispose?(): Promise<void>;
+}
+
+/** One connection of a race: `warm` opens it (a harmless read), then `request` is sent on it from the barrier. */
+export interface RaceLane {
+  warm: HttpRequest;
+  request: HttpRequest;
+}
+
+/** What became of one lane. Times are performance.now() milliseconds of the harness process. */
+export interface RaceSettled {
+  warm: { response?: HttpResponse; error?: unknown };
+  response?: HttpResponse;
+  error?: unknown;
+  sentAt: number;
+  answeredAt: number;
 }
 
 /** One recorded request/response pair, already redacted. */

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   FTF_E_VALUE_TOO_DEEP: 'target',
   FTF_E_BOUND_EXCEEDED: 'target',
   FTF_E_REQUEST_FAILED: 'target',
+  FTF_E_RACE_INCONCLUSIVE: 'target',
   FTF_E_AUTH_TOKEN: 'target',
   FTF_E_AUTH_CONSENT: 'target',
   FTF_E_AUTH_CONTROL: 'target',
@@ -71,6 +72,7 @@ export const ERROR_CODES = {
   FTF_E_INTERRUPTED: 'input',
   // The harness itself broke.
   FTF_E_SECRET_LEAK: 'internal',
+  FTF_E_RACE_UNSUPPORTED: 'internal',
   FTF_E_ALLURE: 'internal',
   FTF_E_MUTATION_RUN_BROKEN: 'internal',
   FTF_E_MUTATION_NO_REPORT: 'internal',

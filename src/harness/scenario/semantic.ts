@@ -82,13 +82,21 @@ export function analyzeSteps(a: Analysis, steps: unknown[], path: PathSegment[],
         break;
       case 'parallel': {
         bare(a, obj.for_each, [...at, 'for_each'], scope);
-        templates(a, obj.request, [...at, 'request'], extra(obj.for_each === undefined ? ['i'] : ['i', 'item']));
-        templates(a, obj.branches, [...at, 'branches'], extra(['i']));
+        const round = isPlainObject(obj.race) ? ['round'] : [];
+        templates(a, obj.request, [...at, 'request'], extra(obj.for_each === undefined ? ['i', ...round] : ['i', 'item', ...round]));
+        templates(a, obj.branches, [...at, 'branches'], extra(['i', ...round]));
         templates(a, obj.expect_all, [...at, 'expect_all'], scope);
         const counts = Array.isArray(obj.expect_count) ? obj.expect_count : obj.expect_count ? [obj.expect_count] : [];
         counts.forEach((c, j) => isPlainObject(c) && bare(a, c.where, [...at, 'expect_count', ...(Array.isArray(obj.expect_count) ? [j] : []), 'where'], extra(['result', 'i'])));
         bare(a, obj.where, [...at, 'where'], extra(['results']));
         define(obj.as);
+        if (isPlainObject(obj.race) && isPlainObject(obj.race.next)) {
+          // `next` runs after every round: it sees the round's results, and its variables exist afterwards.
+          for (const [name, value] of Object.entries(obj.race.next)) {
+            templates(a, value, [...at, 'race', 'next', name], extra(['results', 'round']));
+            scope.add(name);
+          }
+        }
         break;
       }
       case 'use':

@@ -76,7 +76,16 @@ export interface ParallelStep extends StepCommon {
     expect_all?: ResponseExpectation;
     expect_count?: CountExpectation | CountExpectation[];
     where?: Expressions;
+    race?: RaceOptions;
   };
+}
+/**
+ * `parallel` as a race: warmed connections, a barrier, `rounds` repetitions (the checks hold in every round).
+ * `next`: variables set after each round from its `results` (a fresh key, the version the winner left).
+ */
+export interface RaceOptions {
+  rounds?: number;
+  next?: Record<string, unknown>;
 }
 export interface UseStep extends StepCommon { use: string; with?: Record<string, unknown> }
 export interface ClockStep extends StepCommon { clock: { seconds?: number; minutes?: number; hours?: number; days?: number; to?: string } }

@@ -9,7 +9,7 @@
  * a token request changes no investment state, wherever it is sent.
  */
 import { FtfError } from '../../shared/errors.js';
-import type { HttpRequest, HttpResponse, Transport } from '../http/types.js';
+import type { HttpRequest, HttpResponse, RaceLane, Transport } from '../http/types.js';
 import { PROFILE_ERROR_CODES } from './errors.js';
 import { isUnder, normaliseUrl } from './url-normalise.js';
 import type { Capability, ResolvedTarget } from './types.js';
@@ -53,15 +53,20 @@ export function isApiWrite(req: Pick<HttpRequest, 'method' | 'url'>, baseUrl: st
 /** Wraps a transport so that API writes to a guarded production target throw FTF_E_PRODUCTION_MUTATIONS_REFUSED. */
 export function guardProductionWrites<T extends Transport>(inner: T, target: GuardTarget & Pick<ResolvedTarget, 'baseUrl' | 'name'>, cliAllow: boolean): Transport {
   if (!productionWritesRefused(target, cliAllow)) return inner;
+  const refusal = (req: HttpRequest): FtfError => new FtfError(PROFILE_ERROR_CODES.mutationsRefused,
+    `${req.method} ${req.url} refused before sending: ${PRODUCTION_MUTATION_SKIP_REASON} (target "${target.name}")`,
+    { hint: 'declare needs: [mutation] on the scenario so it is skipped, or opt in with both allow_mutations: true and --allow-mutations' });
   return {
     send(req: HttpRequest): Promise<HttpResponse> {
-      if (isApiWrite(req, target.baseUrl)) {
-        return Promise.reject(new FtfError(PROFILE_ERROR_CODES.mutationsRefused,
-          `${req.method} ${req.url} refused before sending: ${PRODUCTION_MUTATION_SKIP_REASON} (target "${target.name}")`,
-          { hint: 'declare needs: [mutation] on the scenario so it is skipped, or opt in with both allow_mutations: true and --allow-mutations' }));
-      }
+      if (isApiWrite(req, target.baseUrl)) return Promise.reject(refusal(req));
       return inner.send(req);
     },
+    ...(inner.race ? {
+      race(lanes: RaceLane[]) {
+        const write = lanes.flatMap((l) => [l.warm, l.request]).find((r) => isApiWrite(r, target.baseUrl));
+        return write ? Promise.reject(refusal(write)) : (inner.race as NonNullable<Transport['race']>)(lanes);
+      },
+    } : {}),
     ...(inner.dispose ? { dispose: () => inner.dispose?.() ?? Promise.resolve() } : {}),
   };
 }

@@ -69,14 +69,16 @@ export class CheckpointBook {
 
   /**
    * The compare-and-set. Clean, it never awaits: the check and the write happen in one synchronous stretch
-   * (the promise only delivers the result). The fault checkpoint-cas-not-atomic opens a gap between them.
+   * (the promise only delivers the result). The faults checkpoint-cas-not-atomic (50 ms) and checkpoint-cas-window-2ms open a gap between them.
    */
   async compareAndSet(email: string, name: string, expectedVersion: string, cursor: string, nowIso: string): Promise<CasResult | undefined> {
     const m = this.byUser.get(email);
     const cp = m?.get(name);
     if (!m || !cp) return undefined;
     if (cp.checkpointVersion !== expectedVersion && !this.faults.on('checkpoint-no-version-check')) return { ok: false, checkpoint: cp };
+    // 50 ms: any concurrency finds it; 2 ms: only requests that truly reach the server together (a barrier).
     if (this.faults.on('checkpoint-cas-not-atomic')) await sleep(50);
+    else if (this.faults.on('checkpoint-cas-window-2ms')) await sleep(2);
     const version = this.faults.on('checkpoint-version-unchanged') ? cp.checkpointVersion : this.version(cp.uid);
     const next: CheckpointData = { ...cp, cursor, checkpointVersion: version, updatedAt: nowIso };
     m.set(name, next);

@@ -84,8 +84,9 @@ export function registerSubscriptionRoutes(app: FastifyInstance, { ctx, domain }
       if (!ctx.variants.is('replay-no-header')) reply.header('idempotent-replayed', 'true');
       return reply.code(cached.status).send(cached.body);
     }
-    // Clean: no await from the lookup above to the store below. The fault opens a gap for concurrent retries.
+    // Clean: no await from the lookup above to the store below. The faults open a gap (50 ms, 2 ms) for concurrent retries.
     if (ctx.faults.on('idempotency-concurrent-duplicates')) await sleep(50);
+    else if (ctx.faults.on('idempotency-window-2ms')) await sleep(2);
     let outcome: CachedResponse;
     try {
       const body = request.body;

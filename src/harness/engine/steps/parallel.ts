@@ -3,6 +3,7 @@
  * `item` and `i`), or `branches`; all started before any is awaited;
  * then assertions over every result: expect_all (per result), expect_count (how many match), where (sees
  * `results`). Transport failures are collected so one bad exchange does not hide the others.
+ * With `race`, the copies are released from a barrier over warmed connections, round after round (race.ts).
  */
 import { checkCount } from '../../checks/count.js';
 import { checkStatus } from '../../checks/status.js';
@@ -13,8 +14,9 @@ import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
 import { bareExpression, evaluate, typeName } from '../../expressions/index.js';
 import { responseChecks } from '../expectations.js';
 import type { ResponseRecord, StepContext, StepHandler } from '../types.js';
+import { runRace } from './race.js';
 
-const MAX_PARALLEL = 100;
+export const MAX_PARALLEL = 100;
 
 export const parallelStep: StepHandler<ParallelStep> = {
   kind: 'parallel',
@@ -25,6 +27,7 @@ export const parallelStep: StepHandler<ParallelStep> = {
   },
   async run(step, ctx) {
     const p = step.parallel;
+    if (p.race) return runRace(step, ctx);
     const items = p.for_each === undefined ? undefined : eachItems(ctx, p.for_each);
     const specs: RequestSpec[] = p.branches ?? Array.from({ length: items?.length ?? p.count ?? 1 }, () => p.request as RequestSpec);
     const extra = (i: number): Record<string, unknown> => (items ? { i, item: items[i] } : { i });
@@ -37,19 +40,31 @@ export const parallelStep: StepHandler<ParallelStep> = {
     const results = sent.map((s) => s.response);
     if (p.as) ctx.vars[p.as] = results;
     if (results.length > 0) ctx.vars.last = results[results.length - 1];
-    const checks: CheckResult[] = sent.flatMap((s) => (s.schema ? [s.schema] : []));
-    if (p.expect_all) {
-      const e = p.expect_all;
-      results.forEach((r, i) => checks.push(...responseChecks(ctx, r, e, 'must', ctx.scope({ response: r, i })).map((c) => ({ ...c, message: `#${i}: ${c.message}` }))));
-    }
-    for (const c of p.expect_count === undefined ? [] : [p.expect_count].flat()) checks.push(countCheck(ctx, c, results));
-    for (const w of p.where === undefined ? [] : [p.where].flat()) checks.push(checkWhere(bareExpression(w), ctx.scope({ results })));
-    ctx.assert(checks);
+    ctx.assert(parallelChecks(ctx, p, sent, ''));
   },
 };
 
+/** The checks of one set of results: schema checks, expect_all, expect_count, where; `prefix` names a race round. */
+export function parallelChecks(ctx: StepContext, p: ParallelStep['parallel'], sent: Array<{ response: ResponseRecord; schema?: CheckResult }>, prefix: string): CheckResult[] {
+  const results = sent.map((s) => s.response);
+  const checks: CheckResult[] = sent.flatMap((s) => (s.schema ? [s.schema] : []));
+  if (p.expect_all) {
+    const e = p.expect_all;
+    results.forEach((r, i) => checks.push(...responseChecks(ctx, r, e, 'must', ctx.scope({ response: r, i })).map((c) => ({ ...c, message: `${prefix}#${i}: ${c.message}` }))));
+  }
+  for (const c of p.expect_count === undefined ? [] : [p.expect_count].flat()) {
+    const check = countCheck(ctx, c, results);
+    checks.push(prefix && !check.passed ? { ...check, message: `${prefix}${check.message}` } : check);
+  }
+  for (const w of p.where === undefined ? [] : [p.where].flat()) {
+    const check = checkWhere(bareExpression(w), ctx.scope({ results }));
+    checks.push(prefix && !check.passed ? { ...check, message: `${prefix}${check.message}` } : check);
+  }
+  return checks;
+}
+
 /** The list `for_each` gives: at most MAX_PARALLEL elements (the bound of `count` and `branches`). */
-function eachItems(ctx: StepContext, expression: string): unknown[] {
+export function eachItems(ctx: StepContext, expression: string): unknown[] {
   let value: unknown;
   try {
     value = evaluate(bareExpression(expression), ctx.scope());
