@@ -13,6 +13,7 @@ import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/re
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
+import { absentRoleSkipReason } from '../src/harness/target/indication-roles.js';
 import { test } from './fixtures.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
@@ -52,6 +53,8 @@ for (const scenario of suite.scenarios) {
     async ({ target, engine, checks, evidence }, testInfo) => {
       const missing = missingCapabilities(target, scenario.needs);
       test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
+      const absentRole = absentRoleSkipReason(target, scenario);
+      test.skip(absentRole !== undefined, absentRole);
       test.setTimeout(target.timeouts.scenarioMs);
       // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
       for (const l of allureMeta.links) await allure.link(l.url, l.name, l.type);

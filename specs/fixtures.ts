@@ -10,7 +10,7 @@
  *   current step, whose auth client caches tokens per test, and whose steps are boxed test.steps.
  */
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, type TestInfo } from '@playwright/test';
 import { createAuthClient } from '../src/harness/auth/client.js';
@@ -66,8 +66,10 @@ function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink {
 /** What a Playwright project asks of the embedded reference server (project.metadata). */
 interface EmbeddedMetadata {
   fault?: string;
+  /** Conformant variants of the reference (issue 12; the variant matrix, src/selftest/variant-matrix.ts). */
+  variants?: string[];
   mode?: 'sandbox' | 'production';
-  /** Profile file relative to the repository root (default fixtures/targets/reference.yaml). */
+  /** Profile file, absolute or relative to the repository root (default fixtures/targets/reference.yaml). */
   profile?: string;
 }
 
@@ -126,9 +128,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }
       const meta = (workerInfo.project.metadata ?? {}) as EmbeddedMetadata;
       const fault = meta.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined); // empty = no fault
-      const launch = await launchEmbedded(readProfile(meta.profile ? join(REPO_ROOT, meta.profile) : REFERENCE_PROFILE), {
+      const launch = await launchEmbedded(readProfile(meta.profile ? resolve(REPO_ROOT, meta.profile) : REFERENCE_PROFILE), {
         server: {
           ...(fault ? { fault } : {}),
+          ...(meta.variants?.length ? { variants: meta.variants } : {}),
           ...(meta.mode ? { mode: meta.mode } : {}),
           events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
         },
@@ -146,7 +149,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // room for reading the profile and closing a late server, however small the configured bound.
     { scope: 'worker', timeout: embeddedStartBoundMs() + FIXTURE_SETUP_SLACK_MS },
   ],
-  schemas: [async ({ target }, use) => use(schemaRegistry({ paths: target.paths, fields: target.fields })), { scope: 'worker' }],
+  schemas: [async ({ target }, use) => use(schemaRegistry({ paths: target.paths, fields: target.fields, records: target.records })), { scope: 'worker' }],
   // eslint-disable-next-line no-empty-pattern
   checks: async ({}, use) => use([]),
   // eslint-disable-next-line no-empty-pattern
