@@ -89,10 +89,10 @@ const ROWS: Row[] = [
     {}],
   ['checkpoint-patch-bare', 'checkpoint-patch-body', 'Endpoints: PATCH /event/checkpoint/{name} answers the "updated checkpoint" (layout not shown).',
     '200 `{"checkpoint": CheckpointData}` (as GET)', '200 with the CheckpointData at the root',
-    { 'records.checkpoint_patch': '' }],
+    {}],
   ['checkpoint-conflict-bare', 'checkpoint-conflict-body', 'Endpoints: "409 with the current state if the version no longer matches"; Errors: "PATCH checkpoint version mismatch | 409 | body holds the current state"; failure body `{detail: string}`.',
     '409 `{"detail": "...", "checkpoint": CheckpointData}`', '409 with the CheckpointData fields at the root, plus `detail`',
-    { 'records.checkpoint_conflict': '' }],
+    {}],
   // ---- event paging ----
   ['page-size-250', 'page-size', 'Limits: "Events per request | returned in pageInfo.limit (the sample value is 1000)"; "Maximum page size that a client can request: not shown."',
     'default and maximum page size 1000 (a larger limit is 422)', 'default and maximum page size 250 (a larger limit is 422)',

@@ -57,10 +57,9 @@ path_params: { year: 2026 }
   });
 
   it('records: pointers or null for subscribe only; unknown record keys are refused', () => {
-    const t = load('records: { indication: /0, subscribe: null, checkpoint_patch: "" }\n');
+    const t = load('records: { indication: /0, subscribe: null }\n');
     assert.equal(t.records.indication, '/0');
     assert.equal(t.records.subscribe, null);
-    assert.equal(t.records.checkpoint_patch, '');
     assert.throws(() => load('records: { indication: null }\n'), ProfileError);
     assert.throws(() => load('records: { holding: /x }\n'), ProfileError);
   });

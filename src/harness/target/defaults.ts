@@ -44,9 +44,6 @@ export const FIELD_DEFAULTS: Readonly<Record<string, string>> = {
 export const RECORD_DEFAULTS: Readonly<Record<string, string | null>> = {
   indication: '',
   subscribe: '',
-  checkpoint_get: '/checkpoint',
-  checkpoint_patch: '/checkpoint',
-  checkpoint_conflict: '/checkpoint',
 };
 
 export const TIMEOUT_DEFAULTS = {
