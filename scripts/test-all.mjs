@@ -11,6 +11,8 @@ const stages = [
   { name: 'self-tests', cmd: ['node', 'scripts/run-self-tests.mjs'], count: fromTap('reports/self-tests.tap'), before: ['reports/self-tests.tap'] },
   { name: 'conformance (reference)', cmd: ['npx', 'playwright', 'test'], count: fromPlaywrightJson('reports/results.json'), before: ['reports/results.json'] },
   // The fixed CI subset of the fault matrix (docs/mutation.md); each fault killed for the right reason is a pass.
+  // The CI subset of the variant matrix (docs/variants-matrix.md): each conformant variant passed is a pass.
+  { name: 'variants (ci subset)', cmd: ['node', 'bin/ftf-conformance.mjs', 'selftest', '--variants', '--subset', 'ci'], count: fromVariantsJson('reports/variants.json'), before: ['reports/variants.json'] },
   { name: 'mutation (ci subset)', cmd: ['node', 'bin/ftf-conformance.mjs', 'selftest', '--subset', 'ci'], count: fromMutationJson('reports/mutation.json'), before: ['reports/mutation.json'] },
 ];
 
@@ -64,6 +66,17 @@ function fromMutationJson(file) {
     // The clean run counts as one check: it must have no failure (no false alarms).
     const cleanOk = m.clean.failed === 0 && m.clean.passed > 0 ? 1 : 0;
     return { passed: killed + cleanOk, failed: m.faults.length - killed + (1 - cleanOk), skipped: 0 };
+  };
+}
+
+function fromVariantsJson(file) {
+  return () => {
+    if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
+    const v = JSON.parse(readFileSync(file, 'utf8'));
+    const passing = v.runs.filter((r) => r.ok).length;
+    // The clean run counts as one check: no failure and no error.
+    const cleanOk = v.clean.failed === 0 && v.clean.errored === 0 && v.clean.passed > 0 ? 1 : 0;
+    return { passed: passing + cleanOk, failed: v.runs.length - passing + (1 - cleanOk), skipped: 0 };
   };
 }
 

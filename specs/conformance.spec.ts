@@ -16,6 +16,7 @@ import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
 import { test as plainTest } from '@playwright/test';
 import { testTimeoutMs } from '../src/harness/target/bounds.js';
+import { absentRoleSkipReason } from '../src/harness/target/indication-roles.js';
 import { test } from './fixtures.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
@@ -58,6 +59,8 @@ for (const scenario of suite.scenarios) {
     async ({ target, engine, checks, evidence }, testInfo) => {
       const missing = missingCapabilities(target, scenario.needs);
       test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
+      const absentRole = absentRoleSkipReason(target, scenario);
+      test.skip(absentRole !== undefined, absentRole);
       // The engine stops the scenario at scenario_ms, naming the step; Playwright's timeout is the outer net.
       test.setTimeout(testTimeoutMs(target.timeouts));
       // Links to the clause ids (allure-playwright maps annotations to labels, not to links).

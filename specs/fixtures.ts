@@ -11,7 +11,7 @@
  *   current step, whose auth client caches tokens per test, and whose steps are boxed test.steps.
  */
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, type TestInfo } from '@playwright/test';
 import { createAuthClient } from '../src/harness/auth/client.js';
@@ -76,8 +76,10 @@ function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink {
 /** What a Playwright project asks of the embedded reference server (project.metadata). */
 interface EmbeddedMetadata {
   fault?: string;
+  /** Conformant variants of the reference (issue 12; the variant matrix, src/selftest/variant-matrix.ts). */
+  variants?: string[];
   mode?: 'sandbox' | 'production';
-  /** Profile file relative to the repository root (default fixtures/targets/reference.yaml). */
+  /** Profile file, absolute or relative to the repository root (default fixtures/targets/reference.yaml). */
   profile?: string;
 }
 
@@ -149,6 +151,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         launch = await launchEmbedded(readProfile(meta.profile ? join(REPO_ROOT, meta.profile) : REFERENCE_PROFILE), {
           server: {
             ...(fault ? { fault } : {}),
+            ...(meta.variants?.length ? { variants: meta.variants } : {}),
             ...(meta.mode ? { mode: meta.mode } : {}),
             events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
           },
@@ -171,7 +174,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // room for reading the profile and closing a late server, however small the configured bound.
     { scope: 'worker', timeout: embeddedStartBoundMs() + FIXTURE_SETUP_SLACK_MS },
   ],
-  schemas: [async ({ opened }, use) => use('target' in opened ? schemaRegistry({ paths: opened.target.paths, fields: opened.target.fields }) : schemaRegistry()), { scope: 'worker' }],
+  schemas: [async ({ opened }, use) => use('target' in opened ? schemaRegistry({ paths: opened.target.paths, fields: opened.target.fields, records: opened.target.records }) : schemaRegistry()), { scope: 'worker' }],
   // A target that could not be opened ends each test errored, as data: the record carries the error's code
   // and kind (a server that did not start is target trouble, a bad profile is input; never "internal").
   target: async ({ opened }, use, testInfo) => {

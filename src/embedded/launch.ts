@@ -43,7 +43,7 @@ export function embeddedStartBoundMs(env: NodeJS.ProcessEnv = process.env): numb
 
 export interface LaunchOptions {
   /** What the caller chooses of the server; mode defaults to the profile's environment. */
-  server?: Pick<ReferenceOptions, 'fault' | 'mode' | 'events' | 'seed'>;
+  server?: Pick<ReferenceOptions, 'fault' | 'variants' | 'mode' | 'events' | 'seed'>;
   /** Environment the target is resolved against (non-secret settings, FTF_* overrides); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Start-up bound; default embeddedStartBoundMs(env). */

@@ -17,6 +17,10 @@ export interface PlanProject {
   /** `clean` or the fault's name. */
   name: string;
   fault: string | null;
+  /** Conformant variants the reference runs with (the variant matrix); needs `profile`. */
+  variants?: string[];
+  /** Profile the worker loads (absolute, or relative to the repository root); default by mode. */
+  profile?: string;
   /** The reference server's mode (default sandbox); production loads PRODUCTION_PROFILE. */
   mode?: 'sandbox' | 'production';
   /** Run only tests with these titles (undefined = every test). */
@@ -63,10 +67,12 @@ export function titlesPattern(titles: readonly string[]): RegExp {
 }
 
 /** The worker fixture's metadata for a project: the fault, and for production mode the server mode and profile. */
-export function projectMetadata(p: PlanProject): { fault?: string; mode?: 'production'; profile?: string } {
+export function projectMetadata(p: PlanProject): { fault?: string; variants?: string[]; mode?: 'production'; profile?: string } {
   return {
     ...(p.fault ? { fault: p.fault } : {}),
+    ...(p.variants?.length ? { variants: p.variants } : {}),
     ...(p.mode === 'production' ? { mode: 'production', profile: PRODUCTION_PROFILE } : {}),
+    ...(p.profile ? { profile: p.profile } : {}),
   };
 }
 

@@ -28,6 +28,21 @@ before(async () => {
 after(() => stub.close());
 
 describe('engine steps', () => {
+  it('json_if sends the json body only when its expression is true (a request shape the profile decides)', async () => {
+    const scenario = scenarioFromYaml(`
+id: t.json-if
+title: json_if
+covers: [T-ONE]
+steps:
+  - request: { method: POST, path: /echo, json: { a: 1 }, json_if: "target.webhook.delete_body", as: with_body }
+  - request: { method: POST, path: /echo, json: { a: 1 }, json_if: "!target.webhook.delete_body", as: without_body }
+  - expect: { of: with_body, json: { got: { a: 1 } } }
+  - expect: { of: without_body, json: { got: null } }
+`);
+    const r = await run(scenario, { ...makeTarget(stub.url), webhook: { deleteBody: true } });
+    assert.equal(r.error, undefined, r.error?.message);
+  });
+
   it('request + expect + capture + set: interpolation, default credential, JSON body, Decimal amount', async () => {
     const scenario = scenarioFromYaml(`
 id: t.request

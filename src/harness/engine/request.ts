@@ -7,6 +7,7 @@ import type { AuthSpec, Base, RequestSpec, SourceLocation } from '../scenario/ty
 import type { HttpRequest } from '../http/types.js';
 import { bareExpression, evaluate, interpolateString, isPlainObject, resolveDeep, toPlainJson, toText, typeName, type Scope } from '../expressions/index.js';
 import { ENGINE_ERROR_CODES, StepError } from './errors.js';
+import { applyEventLimitParam } from './event-params.js';
 import type { EngineContext } from './types.js';
 
 export const DEFAULT_CREDENTIAL = 'primary';
@@ -47,6 +48,7 @@ export async function buildRequest(
     if (v !== null && v !== undefined) url.searchParams.append(k, toText(v));
   }
   for (const [k, v] of Object.entries(queryOverrides)) url.searchParams.set(k, v);
+  if (base === 'api') applyEventLimitParam(url, new URL(baseUrl(engine, base, at)).pathname, engine.target.fields.event_limit_param);
   const headers: Record<string, string> = {};
   for (const [k, value] of Object.entries(asMap(resolveDeep(spec.headers ?? {}, scope), 'headers', at))) {
     if (value !== null && value !== undefined) headers[k.toLowerCase()] = toText(value);
@@ -55,7 +57,7 @@ export async function buildRequest(
     throw new StepError(ENGINE_ERROR_CODES.step, `auth {form: ${spec.auth.form}} puts client credentials into a form body: give the request a form:`, at ? { at } : {});
   }
   let body: string | undefined;
-  if (spec.json !== undefined) {
+  if (spec.json !== undefined && jsonWanted(spec.json_if, scope)) {
     body = JSON.stringify(toPlainJson(resolveDeep(spec.json, scope)));
     headers['content-type'] ??= 'application/json';
   } else if (spec.form !== undefined) {
@@ -113,4 +115,10 @@ function formClientCredentials(engine: EngineContext, name: string, at?: SourceL
 function asMap(v: unknown, field: string, at?: SourceLocation): Record<string, unknown> {
   if (isPlainObject(v)) return v;
   throw new StepError(ENGINE_ERROR_CODES.step, `request ${field} must be a map, got ${typeName(v)}`, at ? { at } : {});
+}
+
+/** `json_if`: absent = always; a boolean; or an expression (with or without ${}) evaluated to a boolean. */
+function jsonWanted(condition: string | boolean | undefined, scope: Scope): boolean {
+  if (condition === undefined || typeof condition === 'boolean') return condition ?? true;
+  return evaluate(bareExpression(condition), scope) === true;
 }

@@ -13,8 +13,13 @@ export function targetView(t: ResolvedTarget): Record<string, unknown> {
     control_url: t.controlUrl ?? null,
     entities: { allowed: [...t.entities.allowed], forbidden: t.entities.forbidden ?? null },
     indications: { ...t.indications },
+    /** Optional roles the target has no product for (profile `role: null`). */
+    absent_indications: [...t.absentIndications],
     paths: { ...t.paths },
     fields: { ...t.fields },
+    /** JSON pointers to records in responses: pointer(response.body, target.records.indication). */
+    records: { ...t.records },
+    webhook: { delete_body: t.webhook.deleteBody },
     capabilities: [...t.capabilities].sort(),
     credentials: Object.fromEntries(
       Object.values(t.credentials).map((c) => [c.name, { name: c.name, kind: c.kind, client_id: c.clientId ?? null }]),

@@ -56,7 +56,7 @@ export class EventsApi {
     const url = new URL(`${this.deps.target.baseUrl.replace(/\/+$/, '')}/event`);
     if (q.startCursor !== undefined) url.searchParams.set('start_cursor', q.startCursor);
     if (q.endCursor !== undefined) url.searchParams.set('end_cursor', q.endCursor);
-    if (q.limit !== undefined) url.searchParams.set(LIMIT_PARAM, String(q.limit));
+    if (q.limit !== undefined) url.searchParams.set(this.deps.target.fields.event_limit_param ?? LIMIT_PARAM, String(q.limit));
     const authorization = await this.deps.auth.authorization(this.deps.credential ?? 'primary');
     const res = await this.send({ method: 'GET', url: url.toString(), headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) } }, label);
     if (opts.refusableLimit && q.limit !== undefined && (res.status === 400 || res.status === 422)) throw new LimitRefused(q.limit, res.status);

@@ -23,6 +23,8 @@ export interface RequestSpec {
   query?: Record<string, string | number | boolean | null> | string;
   headers?: Record<string, string | number> | string;
   json?: unknown;
+  /** Send `json` only when this expression is true (a request shape the target profile decides). */
+  json_if?: string | boolean;
   form?: Record<string, string | number | boolean> | string;
   body?: string;
   content_type?: string;

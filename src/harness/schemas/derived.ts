@@ -9,11 +9,11 @@ import { getStore } from './store.js';
 import { SchemaError } from './errors.js';
 
 /** Normalises a target `fields` value: "" = the body, "/a/b" = a JSON pointer, "name" = one property. */
-export function toPointer(value: string, field: string): string {
+export function toPointer(value: string, field: string, section: 'fields' | 'records' = 'fields'): string {
   if (value === '' || value.startsWith('/')) {
     if (/~[^01]|~$/.test(value)) {
-      throw new SchemaError('FTF_E_TARGET_FIELD_INVALID', `fields.${field} is not a valid JSON pointer: ${JSON.stringify(value)}`, {
-        location: { field: `fields.${field}` },
+      throw new SchemaError('FTF_E_TARGET_FIELD_INVALID', `${section}.${field} is not a valid JSON pointer: ${JSON.stringify(value)}`, {
+        location: { field: `${section}.${field}` },
         hint: 'escape "~" as ~0 and "/" as ~1 (RFC 6901), or give a plain property name',
       });
     }
@@ -26,12 +26,18 @@ function tokens(pointer: string): string[] {
   return pointer === '' ? [] : pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** Wraps `inner` so that it applies at `pointer` (object properties only; each step is required). */
+/**
+ * Wraps `inner` so that it applies at `pointer`; each step is required. A whole-number token is a list
+ * index when the value there is a list (`/0`: the first item must exist), else an object property.
+ */
 function nest(pointer: string, inner: AnySchemaObject): AnySchemaObject {
-  return tokens(pointer).reduceRight<AnySchemaObject>(
-    (acc, token) => ({ type: 'object', required: [token], properties: { [token]: acc } }),
-    inner,
-  );
+  return tokens(pointer).reduceRight<AnySchemaObject>((acc, token) => {
+    const property: AnySchemaObject = { type: 'object', required: [token], properties: { [token]: acc } };
+    if (!/^(0|[1-9][0-9]*)$/.test(token)) return property;
+    const index = Number(token);
+    const item: AnySchemaObject = { type: 'array', minItems: index + 1, prefixItems: [...Array.from({ length: index }, () => ({})), acc] };
+    return { if: { type: 'array' }, then: item, else: property };
+  }, inner);
 }
 
 /**

@@ -20,8 +20,10 @@ export const PATH_KEYS = [
 export type Base = 'api' | 'auth';
 
 export interface AtSpec {
-  /** Target profile `fields` key holding the pointer. */
+  /** Target profile `fields` key holding the pointer (a list, a uid), or `records` key (a record; null = none). */
   field: string;
+  /** `records` when the pointer is a record's place (target profile `records`), else `fields`. */
+  from: 'fields' | 'records';
   /** Pointer used when the profile does not give the key ("" = the body). */
   default: string;
   /** Absolute schema reference for the located value. */
@@ -75,10 +77,11 @@ function responseSpec(source: string, field: string, value: unknown): ResponseSp
   if (value.schema !== undefined) spec.schema = schemaRef(source, `${field}.schema`, value.schema);
   if (value.at !== undefined) {
     const at = value.at;
-    if (!isObj(at) || typeof at.field !== 'string' || typeof at.default !== 'string' || (at.default !== '' && !at.default.startsWith('/'))) {
-      throw invalid(source, `${field}.at`, `${field}.at must be {field: <fields key>, default: <JSON pointer or "">, schema: <name>}`);
+    const key = typeof at === 'object' && at !== null && !Array.isArray(at) ? (at as Obj).field ?? (at as Obj).record : undefined;
+    if (!isObj(at) || typeof key !== 'string' || (at.field !== undefined && at.record !== undefined) || typeof at.default !== 'string' || (at.default !== '' && !at.default.startsWith('/'))) {
+      throw invalid(source, `${field}.at`, `${field}.at must be {field: <fields key> | record: <records key>, default: <JSON pointer or "">, schema: <name>}`);
     }
-    spec.at = { field: at.field, default: at.default, schema: schemaRef(source, `${field}.at.schema`, at.schema) };
+    spec.at = { field: key, from: at.record !== undefined ? 'records' : 'fields', default: at.default, schema: schemaRef(source, `${field}.at.schema`, at.schema) };
   }
   return spec;
 }

@@ -52,12 +52,19 @@ function resolvePathTemplate(path: string, paths: Record<string, string>): strin
   return value.trim().startsWith('/') ? value.trim() : `/${value.trim()}`;
 }
 
-function resolveSchemas(responses: Record<string, ResponseSpec>, fields: Record<string, string>): Record<string, string> {
+type Places = { fields: Record<string, string>; records: Record<string, string | null> };
+
+function resolveSchemas(responses: Record<string, ResponseSpec>, places: Places): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [status, spec] of Object.entries(responses)) {
     if (spec.at) {
-      const given = fields[spec.at.field];
-      const pointer = given === undefined ? spec.at.default : toPointer(given, spec.at.field);
+      const given = places[spec.at.from][spec.at.field];
+      if (given === null) {
+        // The profile says this response holds no record: only the whole-body schema (if any) applies.
+        if (spec.schema !== undefined) out[status] = spec.schema;
+        continue;
+      }
+      const pointer = given === undefined ? spec.at.default : toPointer(given, spec.at.field, spec.at.from);
       out[status] = derivedSchema(spec.schema, pointer, spec.at.schema);
     } else if (spec.schema !== undefined) {
       out[status] = spec.schema;
@@ -116,14 +123,15 @@ export class OperationMatcher {
   private readonly operations: CompiledOperation[] = [];
   private readonly unmatched: Record<Base, Record<string, string>>;
 
-  constructor(map: OperationMap, paths: Record<string, string>, fields: Record<string, string>) {
+  constructor(map: OperationMap, paths: Record<string, string>, fields: Record<string, string>, records: Record<string, string | null> = {}) {
+    const places: Places = { fields, records };
     const shapes = new Map<string, string>();
     for (const spec of map.operations) {
       const template = resolvePathTemplate(spec.path, paths);
       if (template === undefined) continue;
       const op: CompiledOperation = {
         id: spec.id, method: spec.method, base: spec.base, template,
-        segments: compileTemplate(template), schemas: resolveSchemas(spec.responses, fields),
+        segments: compileTemplate(template), schemas: resolveSchemas(spec.responses, places),
       };
       const shape = shapeKey(op);
       const clash = shapes.get(shape);
@@ -136,7 +144,7 @@ export class OperationMatcher {
       shapes.set(shape, op.id);
       this.operations.push(op);
     }
-    this.unmatched = { api: resolveSchemas(map.unmatched.api, fields), auth: resolveSchemas(map.unmatched.auth, fields) };
+    this.unmatched = { api: resolveSchemas(map.unmatched.api, places), auth: resolveSchemas(map.unmatched.auth, places) };
   }
 
   match(method: string, pathname: string, base: Base, status: number): OperationMatch {

@@ -20,7 +20,7 @@ export { fullId, shortName } from './store.js';
 
 const registries = new Map<string, SchemaRegistry>();
 
-function sortedEntries(map: Record<string, string> | undefined): [string, string][] {
+function sortedEntries<V>(map: Record<string, V> | undefined): [string, V][] {
   return Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -36,7 +36,7 @@ function lookup(schemaId: string): { id: string; fn: ValidateFunction } {
 }
 
 function createRegistry(options: RegistryOptions): SchemaRegistry {
-  const matcher = new OperationMatcher(loadOperationMap(), options.paths ?? {}, options.fields ?? {});
+  const matcher = new OperationMatcher(loadOperationMap(), options.paths ?? {}, options.fields ?? {}, options.records ?? {});
   return {
     validate(schemaId: string, value: unknown): SchemaResult {
       const { id, fn } = lookup(schemaId);
@@ -63,7 +63,7 @@ function createRegistry(options: RegistryOptions): SchemaRegistry {
  * every registry shares the one Ajv instance and its compiled validators.
  */
 export function schemaRegistry(options: RegistryOptions = {}): SchemaRegistry {
-  const key = JSON.stringify([sortedEntries(options.paths), sortedEntries(options.fields)]);
+  const key = JSON.stringify([sortedEntries(options.paths), sortedEntries(options.fields), sortedEntries(options.records)]);
   let registry = registries.get(key);
   if (!registry) {
     registry = createRegistry(options);

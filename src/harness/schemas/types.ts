@@ -36,6 +36,8 @@ export interface RegistryOptions {
   paths?: Record<string, string>;
   /** Target profile `fields`: JSON pointers (or property names) for body shapes the spec leaves open. */
   fields?: Record<string, string>;
+  /** Target profile `records`: where a record sits in its response (JSON pointer); null = no record in it. */
+  records?: Record<string, string | null>;
 }
 
 /** The compiled function behind a schema (exposed so callers and tests can see it is compiled once). */

@@ -37,6 +37,15 @@ export const FIELD_DEFAULTS: Readonly<Record<string, string>> = {
   checkpoints_list: '/checkpoints',
 };
 
+/**
+ * Where each record sits in its response (JSON pointer, "" = the body): the reference's layout. `null` in a
+ * profile = the response holds no record (for `subscribe`: only the uid, at fields.subscription_uid).
+ */
+export const RECORD_DEFAULTS: Readonly<Record<string, string | null>> = {
+  indication: '',
+  subscribe: '',
+};
+
 export const TIMEOUT_DEFAULTS = {
   requestMs: 10_000,
   pollIntervalMs: 200,

@@ -8,7 +8,7 @@
 import { FtfError } from '../../shared/errors.js';
 import { deriveCapabilities } from './capabilities.js';
 import { timeoutsOf } from './bounds.js';
-import { FIELD_DEFAULTS, PATH_DEFAULTS } from './defaults.js';
+import { FIELD_DEFAULTS, PATH_DEFAULTS, RECORD_DEFAULTS } from './defaults.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
 import { EMBEDDED, isEmbedded, type Profile } from './profile.js';
 import { position, resolveCredentials } from './secrets.js';
@@ -57,15 +57,30 @@ export function resolveTarget(profile: Profile, opts: ResolveOptions = {}): Reso
     ...(raw.callback_host ? { callbackHost: raw.callback_host } : {}),
     credentials,
     entities: { allowed: raw.entities?.allowed ?? [], ...(raw.entities?.forbidden ? { forbidden: raw.entities.forbidden } : {}) },
-    indications: { ...(raw.indications ?? {}) },
-    paths: { ...PATH_DEFAULTS, ...(raw.paths ?? {}) },
+    indications: Object.fromEntries(Object.entries(raw.indications ?? {}).filter((e): e is [string, string] => e[1] !== null)),
+    absentIndications: Object.entries(raw.indications ?? {}).filter(([, code]) => code === null).map(([role]) => role),
+    paths: fillPathParams({ ...PATH_DEFAULTS, ...(raw.paths ?? {}) }, raw.path_params ?? {}),
     fields: { ...FIELD_DEFAULTS, ...(raw.fields ?? {}) },
+    records: { ...RECORD_DEFAULTS, ...(raw.records ?? {}) },
+    webhook: { deleteBody: raw.webhook?.delete_body ?? false },
     capabilities: new Set(),
     allowMutations: raw.allow_mutations ?? false,
     timeouts: timeoutsOf(raw.timeouts),
   };
   target.capabilities = deriveCapabilities(raw.capabilities ?? [], { ...target, baseUrl: target.baseUrl === EMBEDDED ? EMBEDDED_LOOPBACK : target.baseUrl });
   return target;
+}
+
+/**
+ * The one place profile-known placeholders are filled: `{year}` with path_params.year. Placeholders left
+ * over are the scenario's (fill_path), e.g. `{entity_code}`; values are URL-encoded like fill_path's.
+ */
+export function fillPathParams(paths: Record<string, string>, params: Record<string, string | number>): Record<string, string> {
+  const fill = (template: string): string => template.replace(/\{([^{}/]+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    return value === undefined ? whole : encodeURIComponent(String(value));
+  });
+  return Object.fromEntries(Object.entries(paths).map(([key, template]) => [key, fill(template)]));
 }
 
 type UrlField = 'base_url' | 'auth_url' | 'control_url';

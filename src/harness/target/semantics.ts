@@ -18,9 +18,12 @@ export interface RawProfile {
   allow_mutations?: boolean;
   credentials: Record<string, RawCredential>;
   entities?: { allowed: string[]; forbidden?: string };
-  indications?: Record<string, string>;
+  indications?: Record<string, string | null>;
   paths?: Record<string, string>;
+  path_params?: Record<string, string | number>;
   fields?: Record<string, string>;
+  records?: Record<string, string | null>;
+  webhook?: { delete_body?: boolean };
   capabilities?: Array<'mutation' | 'clock' | 'funding' | 'consent'>;
   /** Embedded profiles only: which generated secret of the reference server feeds which credential. */
   embedded?: { api_keys?: Record<string, string> };

@@ -65,10 +65,17 @@ export interface ResolvedTarget {
   entities: { allowed: string[]; forbidden?: string };
   /** Logical indication roles -> codes: primary, fractional_minimum, enforced_maximum, unenforced_maximum, ... */
   indications: Record<string, string>;
-  /** Paths (relative to base_url) of the operations the spec leaves "not shown". */
+  /** Optional roles the profile declares the target has no product for (`role: null`): scenarios needing them are not applicable. */
+  absentIndications: string[];
+  /** Paths (relative to base_url) of the operations the spec leaves "not shown"; may carry a query string.
+   *  Placeholders the profile gives in `path_params` are already filled in; the rest are filled by scenarios. */
   paths: Record<string, string>;
   /** Field names / JSON pointers the spec leaves "not shown" (e.g. the subscribe body's indication uid field). */
   fields: Record<string, string>;
+  /** JSON pointer to where each record sits in its response ("" = the body); null = the response holds no record. */
+  records: Record<string, string | null>;
+  /** Request shapes of webhook operations the spec does not show. */
+  webhook: { deleteBody: boolean };
   capabilities: Set<Capability>;
   allowMutations: boolean;
   timeouts: { requestMs: number; pollIntervalMs: number; pollDeadlineMs: number; scenarioMs: number; maxPages: number };

@@ -1,0 +1,205 @@
+/**
+ * The variant matrix (issue 12), the mirror of the fault matrix: the whole suite against the clean reference
+ * and against each conformant variant (and persona), each with a profile generated from the registry's data
+ * (variant-profile.ts: documented options only). A variant passes when its run has 0 failed, 0 errored and
+ * no more skipped (or not-applicable) scenarios than the clean reference: the harness must be right on every
+ * correct implementation. Outcomes come from the outcome records (src/harness/report/outcome.ts).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { PERSONAS, VARIANTS, knownVariantNames } from '../reference/variants.js';
+import { FtfError } from '../shared/errors.js';
+import { REFERENCE_PROFILE } from '../harness/target/load.js';
+import type { PlanProject } from './plan.js';
+import { runPlan } from './playwright-run.js';
+import { globalErrors, testsOf, type TestRecord } from './pw-report.js';
+import { writeVariantProfile } from './variant-profile.js';
+
+export const VARIANT_CLEAN_PROJECT = 'clean';
+
+/**
+ * The CI subset: the all-alternate persona (the first alternate of every point at once: paths with query
+ * strings and templates, record and list pointers, parameter names, every tolerated behaviour) plus the two
+ * record layouts it does not take (a wrapped indication; a subscribe answer holding only the uid).
+ */
+export const VARIANT_CI_SUBSET: readonly string[] = Object.freeze([
+  'indication-wrapped', 'subscribe-response-minimal', 'all-alternate',
+]);
+
+export interface VariantMatrixOptions {
+  /** Variant or persona names; default: every variant and every persona (or the CI subset). */
+  variants?: string[];
+  subset?: 'ci' | 'all';
+  workers?: number;
+  cwd?: string;
+  /** Default: reports/variants.json. */
+  jsonFile?: string;
+  /** Default: reports/variants-playwright.log. */
+  logFile?: string;
+  /** Write docs/variants-matrix.md (default: only when every variant ran). */
+  writeDocs?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunCounts { passed: number; failed: number; errored: number; skipped: number }
+
+export interface VariantRunResult extends RunCounts {
+  name: string;
+  /** The variants the run had on (a persona expands to several). */
+  variants: string[];
+  failingScenarios: string[];
+  erroredScenarios: string[];
+  /** Scenarios skipped here but not on the clean reference. */
+  extraSkips: string[];
+  ok: boolean;
+}
+
+/** Exactly the shape of reports/variants.json. */
+export interface VariantReport {
+  clean: RunCounts;
+  runs: VariantRunResult[];
+  wallMs: number;
+  workers: number;
+  generatedAt: string;
+}
+
+export interface VariantMatrixResult { report: VariantReport; ok: boolean; matrix: string }
+
+const notRun = (r: TestRecord): boolean => r.outcome.status === 'skipped' || r.outcome.status === 'not-applicable';
+
+export function countsOf(records: readonly TestRecord[]): RunCounts {
+  const n = (keep: (r: TestRecord) => boolean): number => records.filter(keep).length;
+  return {
+    passed: n((r) => r.outcome.status === 'passed' || r.outcome.status === 'waived'),
+    failed: n((r) => r.outcome.status === 'failed'),
+    errored: n((r) => r.outcome.status === 'errored'),
+    skipped: n(notRun),
+  };
+}
+
+/** One variant's result against the clean run's records. */
+export function variantResult(name: string, variants: string[], records: readonly TestRecord[], clean: readonly TestRecord[]): VariantRunResult {
+  const counts = countsOf(records);
+  const scenarios = (keep: (r: TestRecord) => boolean): string[] => [...new Set(records.filter(keep).map((r) => r.scenario))].sort();
+  const cleanSkips = new Set(clean.filter(notRun).map((r) => r.scenario));
+  const extraSkips = scenarios((r) => notRun(r) && !cleanSkips.has(r.scenario));
+  const cleanSkipped = countsOf(clean).skipped;
+  return {
+    name, variants, ...counts,
+    failingScenarios: scenarios((r) => r.outcome.status === 'failed'),
+    erroredScenarios: scenarios((r) => r.outcome.status === 'errored'),
+    extraSkips,
+    ok: records.length > 0 && counts.failed === 0 && counts.errored === 0 && counts.skipped <= cleanSkipped,
+  };
+}
+
+export function selectVariantRuns(o: Pick<VariantMatrixOptions, 'variants' | 'subset'>): string[] {
+  const names = o.variants?.length ? o.variants : o.subset === 'ci' ? [...VARIANT_CI_SUBSET] : [...VARIANTS.map((v) => v.name), ...PERSONAS.map((p) => p.name)];
+  const known = new Set(knownVariantNames());
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new FtfError('FTF_E_UNKNOWN_VARIANT', `unknown variant${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
+      hint: `known variants and personas: ${knownVariantNames().join(', ')}`, location: { field: 'variants' },
+    });
+  }
+  return [...new Set(names)];
+}
+
+const expand = (name: string): string[] => [...(PERSONAS.find((p) => p.name === name)?.variants ?? [name])];
+
+export async function runVariantMatrix(options: VariantMatrixOptions = {}): Promise<VariantMatrixResult> {
+  const started = Date.now();
+  const log = options.log ?? ((line: string) => console.log(line));
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const workers = options.workers ?? availableParallelism();
+  const names = selectVariantRuns(options);
+  const workDir = mkdtempSync(join(tmpdir(), 'ftf-variants-'));
+  const logFile = resolve(cwd, options.logFile ?? 'reports/variants-playwright.log');
+  mkdirSync(dirname(logFile), { recursive: true });
+  writeFileSync(logFile, '');
+  try {
+    // Profiles first: a variant needing an undocumented option fails here, before anything runs.
+    const projects: PlanProject[] = [{ name: VARIANT_CLEAN_PROJECT, fault: null, profile: REFERENCE_PROFILE }];
+    for (const name of names) projects.push({ name, fault: null, variants: [name], profile: writeVariantProfile(workDir, name, [name]).file });
+    log(`variants: ${names.length} run(s) + clean, ${workers} worker(s); Playwright output: ${logFile}`);
+    const report = await runPlan({ projects }, { cwd, workDir, workers, label: 'variants', logFile });
+    const errors = globalErrors(report);
+    if (errors.length > 0) {
+      throw new FtfError('FTF_E_MUTATION_RUN_BROKEN', `the variant run reported errors outside tests: ${errors[0]?.split('\n')[0] ?? ''}`, {
+        hint: 'fix the suite first (`npx playwright test --list` shows the error)',
+      });
+    }
+    const records = testsOf(report);
+    const of = (project: string): TestRecord[] => records.filter((r) => r.project === project);
+    const clean = of(VARIANT_CLEAN_PROJECT);
+    const runs = names.map((name) => variantResult(name, expand(name), of(name), clean));
+    const result: VariantReport = { clean: countsOf(clean), runs, wallMs: Date.now() - started, workers, generatedAt: new Date().toISOString() };
+    const cleanOk = clean.length > 0 && result.clean.failed === 0 && result.clean.errored === 0;
+    writeJson(resolve(cwd, options.jsonFile ?? 'reports/variants.json'), result);
+    const every = !options.variants?.length && (options.subset ?? 'all') === 'all';
+    if (options.writeDocs ?? every) writeText(resolve(cwd, 'docs/variants-matrix.md'), renderVariantMarkdown(result));
+    return { report: result, ok: cleanOk && runs.every((r) => r.ok), matrix: formatVariantMatrix(result) };
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function writeJson(file: string, value: unknown): void {
+  writeText(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+function writeText(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+const counts = (c: RunCounts): string => `${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped`;
+
+function problems(r: VariantRunResult): string {
+  const parts = [
+    r.failingScenarios.length ? `failed: ${r.failingScenarios.join(', ')}` : '',
+    r.erroredScenarios.length ? `errored: ${r.erroredScenarios.join(', ')}` : '',
+    r.extraSkips.length ? `skipped beyond clean: ${r.extraSkips.join(', ')}` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join('; ') : '-';
+}
+
+export function formatVariantMatrix(report: VariantReport): string {
+  const width = Math.max(...report.runs.map((r) => r.name.length), 10);
+  const lines = [`clean reference: ${counts(report.clean)}`, ''];
+  for (const r of report.runs) lines.push(`${r.name.padEnd(width)}  ${(r.ok ? 'pass' : 'FAIL').padEnd(4)}  ${counts(r)}  ${problems(r)}`);
+  const passing = report.runs.filter((r) => r.ok).length;
+  lines.push('', `${report.runs.length} variant run(s): ${passing} pass, ${report.runs.length - passing} fail — wall time ${(report.wallMs / 1000).toFixed(1)} s on ${report.workers} worker(s)`);
+  return lines.join('\n');
+}
+
+export function renderVariantMarkdown(report: VariantReport): string {
+  const rows = report.runs.map((r) => `| \`${r.name}\` | ${r.variants.length > 1 ? `persona (${r.variants.length} variants)` : 'variant'} | ${r.passed} | ${r.failed} | ${r.errored} | ${r.skipped} | ${problems(r).replace(/\|/g, '\\|')} | **${r.ok ? 'pass' : 'FAIL'}** |`);
+  return `# Variant matrix
+
+<!-- Generated by \`npm run variants\` (src/selftest/variant-matrix.ts). Do not edit by hand: rerun it. -->
+
+The mirror of the fault matrix (docs/mutation.md): the whole suite against each conformant variant of the
+reference (docs/variants.md) and the \`all-alternate\` persona, each with a target profile generated from the
+registry's data (\`profileFor\`, documented options only: docs/target-profiles.md). A run **passes** with 0
+failed, 0 errored and no more skipped or not-applicable scenarios than the clean reference.
+
+\`\`\`
+npm run variants                                  # every variant and persona (this page)
+ftf-conformance selftest --variants a,b           # some variants
+ftf-conformance selftest --variants --subset ci   # the CI subset (a stage of npm test)
+\`\`\`
+
+CI subset: ${VARIANT_CI_SUBSET.map((n) => `\`${n}\``).join(', ')}.
+
+## Last run
+
+${report.generatedAt}: ${report.workers} worker(s), wall time ${(report.wallMs / 1000).toFixed(1)} s.
+Clean reference: ${counts(report.clean)}.
+
+| run | kind | passed | failed | errored | skipped | problems | verdict |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+`;
+}

@@ -1,0 +1,101 @@
+/**
+ * The variant matrix's pure parts: the profile generated for each variant (documented options only, and the
+ * resolved target shows the registry's settings), verdicts (0 failed, 0 errored, no more skips than clean),
+ * flags, and the CI subset.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createVariants, PERSONAS, profileFor, VARIANTS } from '../../src/reference/variants.js';
+import { encodeOutcome, readOutcome, type OutcomeStatus } from '../../src/harness/report/outcome.js';
+import { resolveTarget } from '../../src/harness/target/resolve.js';
+import { parseVariantArgs, VariantUsageError, wantsVariants } from '../../src/selftest/variant-cli.js';
+import { selectVariantRuns, VARIANT_CI_SUBSET, variantResult } from '../../src/selftest/variant-matrix.js';
+import { writeVariantProfile } from '../../src/selftest/variant-profile.js';
+import type { TestRecord } from '../../src/selftest/pw-report.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ftf-variant-profiles-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What the resolved target holds for a dotted profile key (paths get path_params filled in). */
+function resolvedValue(t: ReturnType<typeof resolveTarget>, key: string): unknown {
+  const [section, name] = key.split('.') as [string, string];
+  switch (section) {
+    case 'paths': return t.paths[name];
+    case 'fields': return t.fields[name];
+    case 'records': return t.records[name];
+    case 'webhook': return name === 'delete_body' ? t.webhook.deleteBody : undefined;
+    default: return undefined;
+  }
+}
+
+describe('variant profiles', () => {
+  for (const name of [...VARIANTS.map((v) => v.name), ...PERSONAS.map((p) => p.name)]) {
+    it(`${name}: the generated profile validates and the resolved target carries every registry setting`, () => {
+      const profile = writeVariantProfile(dir, name, [name]);
+      const target = resolveTarget(profile, { partial: true });
+      const settings = profileFor(createVariants([name]));
+      const params = Object.fromEntries(Object.entries(settings).filter(([k]) => k.startsWith('path_params.')).map(([k, v]) => [k.slice('path_params.'.length), String(v)]));
+      for (const [key, value] of Object.entries(settings)) {
+        if (key.startsWith('path_params.')) continue;
+        const expected = typeof value === 'string' && key.startsWith('paths.')
+          ? value.replace(/\{([^{}/]+)\}/g, (whole, p: string) => params[p] ?? whole)
+          : value;
+        assert.deepEqual(resolvedValue(target, key), expected, `${key} of ${name}`);
+      }
+    });
+  }
+});
+
+/** A test record as the outcome reader gives it (the conformance entry's annotation, or Playwright's skip). */
+const record = (scenario: string, status: OutcomeStatus): TestRecord => ({
+  project: 'p', title: scenario, scenario, clauses: [],
+  outcome: status === 'skipped'
+    ? readOutcome({ annotations: [{ type: 'skip', description: 'needs clock' }], lastStatus: 'skipped' })
+    : readOutcome({ annotations: [encodeOutcome({ status, clauses: [], checks: [], exchanges: [], warnings: [] })], lastStatus: status === 'passed' ? 'passed' : 'failed' }),
+});
+
+describe('variant verdicts', () => {
+  const clean = [record('a', 'passed'), record('b', 'passed'), record('c', 'skipped')];
+  it('passes with no failure, no error and the clean run\'s skips', () => {
+    const r = variantResult('v', ['v'], [record('a', 'passed'), record('b', 'passed'), record('c', 'skipped')], clean);
+    assert.equal(r.ok, true);
+    assert.deepEqual([r.passed, r.skipped, r.extraSkips], [2, 1, []]);
+  });
+  it('fails on a failed scenario', () => {
+    const r = variantResult('v', ['v'], [record('a', 'failed'), record('b', 'passed'), record('c', 'skipped')], clean);
+    assert.equal(r.ok, false);
+    assert.deepEqual(r.failingScenarios, ['a']);
+  });
+  it('fails on more skips than the clean reference, naming them', () => {
+    const r = variantResult('v', ['v'], [record('a', 'passed'), record('b', 'skipped'), record('c', 'skipped')], clean);
+    assert.equal(r.ok, false);
+    assert.deepEqual(r.extraSkips, ['b']);
+  });
+  it('fails when nothing ran', () => {
+    assert.equal(variantResult('v', ['v'], [], clean).ok, false);
+  });
+});
+
+describe('variant selection and flags', () => {
+  it('the CI subset names known variants and the all-alternate persona', () => {
+    assert.deepEqual(selectVariantRuns({ subset: 'ci' }), [...VARIANT_CI_SUBSET]);
+    assert.ok(VARIANT_CI_SUBSET.includes('all-alternate'));
+  });
+  it('all = every variant and every persona', () => {
+    assert.equal(selectVariantRuns({}).length, VARIANTS.length + PERSONAS.length);
+  });
+  it('refuses unknown names', () => {
+    assert.throws(() => selectVariantRuns({ variants: ['no-such-variant'] }), /unknown variant/);
+  });
+  it('--variants alone, with names, and with other flags', () => {
+    assert.equal(wantsVariants(['--variants']), true);
+    assert.equal(wantsVariants(['--faults', 'x']), false);
+    assert.deepEqual(parseVariantArgs(['--variants']), {});
+    assert.deepEqual(parseVariantArgs(['--variants', '--subset', 'ci']), { subset: 'ci' });
+    assert.deepEqual(parseVariantArgs(['--variants', 'a,b', '--workers', '2']), { variants: ['a', 'b'], workers: 2 });
+    assert.throws(() => parseVariantArgs(['--variants', '--subset', 'x']), VariantUsageError);
+  });
+});
