@@ -6,9 +6,14 @@
  * `sandbox` (fixtures/targets/reference.yaml, every scenario) and `production` (the reference started with
  * mode 'production' and fixtures/targets/reference-production.yaml: no control API, API keys refused; the
  * production guard skips mutating scenarios). The worker fixture (specs/fixtures.ts) reads `metadata`.
- * Against an external target (FTF_TARGET set) there is one project: the profile says what the target is.
+ * Against an external target (FTF_TARGET set) every worker shares ONE server, so the catalogue is cut in two
+ * phases (SHARED_TARGET_PROJECTS): `shared` runs everything that may run side by side, with all workers;
+ * then `exclusive` runs, one scenario at a time, the scenarios that change state the others depend on (the
+ * sandbox clock, a user's one webhook URL; src/harness/scenario/isolation.ts tags them @exclusive).
+ * `exclusive` is the teardown of `shared`, not a dependent: it runs even when a shared scenario failed.
  */
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { EXCLUSIVE_TAG } from './src/harness/scenario/isolation.js';
 
 const ci = Boolean(process.env.CI);
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/paths.ts); self-tests use temp folders.
@@ -21,7 +26,13 @@ export const REFERENCE_PROJECTS: Project[] = [
   { name: 'production', metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml' } },
 ];
 
-const projects: Project[] = process.env.FTF_TARGET?.trim() ? [{}] : REFERENCE_PROJECTS;
+const exclusive = new RegExp(`@${EXCLUSIVE_TAG}\\b`);
+export const SHARED_TARGET_PROJECTS: Project[] = [
+  { name: 'shared', grepInvert: exclusive, teardown: 'exclusive' },
+  { name: 'exclusive', grep: exclusive, workers: 1, fullyParallel: false },
+];
+
+const projects: Project[] = process.env.FTF_TARGET?.trim() ? SHARED_TARGET_PROJECTS : REFERENCE_PROJECTS;
 
 export default defineConfig({
   testDir: 'specs',

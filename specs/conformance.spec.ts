@@ -12,6 +12,9 @@ import { encodeOutcome } from '../src/harness/report/outcome.js';
 import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/report/record-outcome.js';
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
+import { EXCLUSIVE_TAG, exclusiveReasons } from '../src/harness/scenario/isolation.js';
+import { missingRoles, missingRolesReason, scenarioRoles } from '../src/harness/scenario/roles.js';
+import { targetView } from '../src/harness/engine/target-view.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
 import { test } from './fixtures.js';
 
@@ -31,6 +34,7 @@ for (const problem of suite.problems) {
 }
 
 for (const scenario of suite.scenarios) {
+  const roles = scenarioRoles(scenario);
   const allureMeta = allureMetadataFor({
     id: scenario.id,
     title: scenario.title,
@@ -42,7 +46,8 @@ for (const scenario of suite.scenarios) {
   test(
     `${scenario.id}: ${scenario.title}`,
     {
-      tag: [...new Set([scenario.family, ...scenario.tags])].map((t) => `@${t}`),
+      // @exclusive: runs alone on a shared target (playwright.config.ts), derived from its steps (isolation.ts).
+      tag: [...new Set([scenario.family, ...scenario.tags, ...(exclusiveReasons(scenario).length ? [EXCLUSIVE_TAG] : [])])].map((t) => `@${t}`),
       annotation: [
         ...scenario.covers.map((id) => ({ type: 'clause', description: id })),
         { type: 'scenario', description: scenario.id },
@@ -52,6 +57,9 @@ for (const scenario of suite.scenarios) {
     async ({ target, engine, checks, evidence }, testInfo) => {
       const missing = missingCapabilities(target, scenario.needs);
       test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
+      // A role the profile leaves out (no fractional-minimum product, no entities...) is the target's shape, not a failure.
+      const absent = missingRoles(targetView(target), roles);
+      test.skip(absent.length > 0, missingRolesReason(absent));
       test.setTimeout(target.timeouts.scenarioMs);
       // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
       for (const l of allureMeta.links) await allure.link(l.url, l.name, l.type);

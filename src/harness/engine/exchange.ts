@@ -40,6 +40,10 @@ export async function sendExchange(
       ...(opts.at ? { at: opts.at } : {}),
     });
   }
+  // Tokens live on the target's clock: once this client moved it (a `clock` step, or a raw control request
+  // as in token.expiry), every token it cached may be past expires_in there. Forget them now rather than
+  // meet a 401 later; a 401 is never retried (it may be the answer under test).
+  if (built.base === 'control' && request.method === 'POST' && built.path.startsWith('/clock') && raw.status >= 200 && raw.status < 300) engine.auth.forgetAll();
   const response: ResponseRecord = {
     method: request.method,
     url: request.url,
