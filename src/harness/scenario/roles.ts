@@ -17,11 +17,17 @@ const ROLE_TABLES = ['indications', 'entities', 'credentials'] as const;
 const REF = new RegExp(`\\btarget\\.(${ROLE_TABLES.join('|')})\\.([A-Za-z_][A-Za-z0-9_]*)`, 'g');
 const GUARD = new RegExp(`\\btarget\\.(${ROLE_TABLES.join('|')})\\.([A-Za-z_][A-Za-z0-9_]*)\\s*[!=]==?\\s*null`, 'g');
 
+/** Credentials named directly by a request's `auth:` (also `{basic|form: name}`) or an `authorize` step. */
+const AUTH_NAME = /"(?:auth|basic|form|credential)":"([a-z][a-z0-9_-]*)"/g;
+/** auth modes of the client (auth/types.ts SpecialAuth), not credentials; `primary` is required by the schema. */
+const NOT_ROLES = new Set(['none', 'invalid', 'expired', 'basic-only', 'api-key-probe', 'primary']);
+
 /** `table.role` names the scenario cannot run without, sorted. */
 export function scenarioRoles(scenario: Pick<Scenario, 'steps' | 'vars'>): string[] {
   const text = JSON.stringify([scenario.vars, scenario.steps]);
   const optional = new Set([...text.matchAll(GUARD)].map((m) => `${m[1]}.${m[2]}`));
   const roles = new Set([...text.matchAll(REF)].map((m) => `${m[1]}.${m[2]}`).filter((r) => !optional.has(r)));
+  for (const m of text.matchAll(AUTH_NAME)) if (!NOT_ROLES.has(m[1]!)) roles.add(`credentials.${m[1]}`);
   return [...roles].sort();
 }
 
