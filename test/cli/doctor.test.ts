@@ -54,3 +54,21 @@ test('doctor: an unreachable target and a bad profile exit 2', async () => {
   assert.equal(bad.code, 2);
   assert.match(bad.err, /environment/);
 });
+
+test('doctor: a declared path the target does not have (404) and a role naming the wrong kind of product are problems', async () => {
+  const server = await startReferenceServer({ port: 0 });
+  try {
+    process.env.FTF_DOCTOR_SECRET = server.secrets.clients['cc-alice']!;
+    const root = server.baseUrl.replace(/\/api\/v1$/, '');
+    const extra = 'paths:\n  cells: /cells-nowhere\nindications:\n  primary: FTF-FIX-1M\n  fractional_minimum: FTF-FIX-1M\nentities:\n  allowed: [ENT-ALPHA]\n';
+    const r = await cli('doctor', '--target', profile('not-ready', root, server.authUrl, extra));
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /FAIL paths\.cells \/cells-nowhere: GET \/cells-nowhere answered 404/);
+    assert.match(r.out, /FAIL indications\.fractional_minimum = FTF-FIX-1M: the role needs a minimum below one million/);
+    assert.match(r.out, /OK {3}indications\.primary = FTF-FIX-1M: found/);
+    assert.match(r.out, /OK {3}paths\.holdings \/holding\/\{entity_code\}: GET \/holding\/ENT-ALPHA answered 200, pointers resolve/);
+    assert.match(r.out, /doctor: 2 problems/);
+  } finally {
+    await server.close();
+  }
+});
