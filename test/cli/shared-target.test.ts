@@ -102,8 +102,13 @@ test('init --discover + doctor on a running server, then a run with that profile
     const surprises = all.filter((o) => o.status === 'skipped' && !announced.has(o.scenario)).map((o) => `${o.scenario}: ${o.reason ?? ''}`);
     assert.deepEqual(surprises, [], 'every skip was announced by doctor');
     assert.ok(all.some((o) => o.status === 'passed' && o.scenario === 'amounts.minimum-fractional') || announced.has('amounts.minimum-fractional'), 'the discovered fractional-minimum role is used or announced');
+    // The verdict the CLI prints for that run (the same evaluation as `run`, on the report just written).
+    process.env.FTF_REPORTS_DIR = run.reportsDir;
+    const verdict = await cli('run', '--target', file, '--evaluate-only', '--no-report');
+    assert.equal(verdict.code, 0, verdict.out + verdict.err);
+    assert.match(verdict.out, /verdict: CONFORMANT/);
   } finally {
-    for (const k of ['FTF_PRIMARY_CLIENT_SECRET', 'FTF_BASE_URL', 'FTF_TARGET']) {
+    for (const k of ['FTF_PRIMARY_CLIENT_SECRET', 'FTF_BASE_URL', 'FTF_TARGET', 'FTF_REPORTS_DIR']) {
       if (saved[k] === undefined) delete process.env[k];
       else process.env[k] = saved[k];
     }
