@@ -114,6 +114,39 @@ export async function checkRoles(target: ResolvedTarget, get: Get, say: Say): Pr
   }
 }
 
+/**
+ * Every credential besides `primary` works: OAuth credentials get a token (authorization_code through the
+ * profile's consent or refresh token), a sandbox API key opens the health check. A production refusal-probe
+ * key is only ever sent to be refused, by its scenario: not here.
+ */
+export async function checkCredentials(
+  target: ResolvedTarget,
+  authorization: (name: string) => Promise<string | undefined>,
+  getWith: (authorization: string, path: string) => Promise<Answer>,
+  describe: (e: unknown) => string,
+  say: Say,
+): Promise<void> {
+  for (const cred of Object.values(target.credentials)) {
+    if (cred.name === 'primary' || cred.refusalProbe) continue;
+    if (cred.kind === 'authorization_code' && !cred.consent && !cred.refreshToken) {
+      say('info', `credential "${cred.name}": no consent strategy or refresh token; the scenarios needing it are skipped`);
+      continue;
+    }
+    try {
+      const header = await authorization(cred.name);
+      if (cred.kind === 'api_key') {
+        const a = await getWith(header ?? '', target.paths.health ?? '/health');
+        if (a.status === 200) say('ok', `credential "${cred.name}" (api_key) opens the health check`);
+        else say('fail', `credential "${cred.name}" (api_key): the health check answered ${a.status} with it`);
+      } else {
+        say('ok', `credential "${cred.name}" (${cred.kind}) gets a token`);
+      }
+    } catch (e) {
+      say('fail', `credential "${cred.name}" (${cred.kind}) failed: ${describe(e)}`);
+    }
+  }
+}
+
 /** Which scenarios will be skipped and why (missing capability or profile role); the rest will run. */
 export function reportSkips(target: ResolvedTarget, scenarios: readonly Scenario[], say: Say): void {
   const view = targetView(target);

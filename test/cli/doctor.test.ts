@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startReferenceServer } from '../../src/reference/server.js';
@@ -68,7 +68,15 @@ test('doctor: a declared path the target does not have (404) and a role naming t
     assert.match(r.out, /OK {3}indications\.primary = FTF-FIX-1M: found/);
     assert.match(r.out, /OK {3}paths\.holdings \/holding\/\{entity_code\}: GET \/holding\/ENT-ALPHA answered 200, pointers resolve/);
     assert.match(r.out, /doctor: 2 problems/);
+
+    process.env.FTF_DOCTOR_SECOND = 'not-bobs-secret-0042';
+    const second = `${readFileSync(profile('second', root, server.authUrl), 'utf8')}  second:\n    kind: client_credentials\n    client_id: cc-bob\n    client_secret_env: FTF_DOCTOR_SECOND\n`;
+    const s2 = await cli('doctor', '--target', writeProfile(dir, 'second-bad.yaml', second));
+    assert.equal(s2.code, 2, s2.out);
+    assert.match(s2.out, /FAIL credential "second" \(client_credentials\) failed: /);
+    assert.equal(s2.out.includes('not-bobs-secret-0042'), false, 'the wrong secret is not printed');
   } finally {
+    delete process.env.FTF_DOCTOR_SECOND;
     await server.close();
   }
 });

@@ -12,7 +12,7 @@ import { createUndiciTransport } from '../../harness/http/undici-transport.js';
 import { FtfError } from '../../shared/errors.js';
 import { parse } from '../args.js';
 import { loadSuite } from '../scenarios.js';
-import { checkPaths, checkRoles, reportSkips, type Answer, type Level } from '../readiness.js';
+import { checkCredentials, checkPaths, checkRoles, reportSkips, type Answer, type Level } from '../readiness.js';
 import { openTarget, reach } from '../target.js';
 import type { Command } from './types.js';
 
@@ -53,12 +53,15 @@ export const doctorCommand: Command = {
           if (res instanceof Error) say('fail', `health check failed: ${redactor.redactText(res.message)}`);
           else if (res.status === 200 && typeof (res.json as { status?: unknown } | undefined)?.status === 'string') say('ok', `health check: 200 ${JSON.stringify(res.json)}`);
           else say('fail', `health check answered ${res.status} ${redactor.redactText(res.bodyText.slice(0, 200))} (expected 200 {"status": ...})`);
-          const auth = bearer;
-          const get = async (path: string): Promise<Answer> => {
-            const r = await transport.send({ method: 'GET', url: `${target.baseUrl}${path}`, headers: { authorization: auth, accept: 'application/json' }, timeoutMs: target.timeouts.requestMs });
+          const getWith = async (authorization: string, path: string): Promise<Answer> => {
+            const r = await transport.send({ method: 'GET', url: `${target.baseUrl}${path}`, headers: { authorization, accept: 'application/json' }, timeoutMs: target.timeouts.requestMs });
             return { status: r.status, json: r.json, text: redactor.redactText(r.bodyText) };
           };
+          const primary = bearer;
+          const get = (path: string): Promise<Answer> => getWith(primary, path);
           try {
+            await checkCredentials(target, (name) => client.authorization(name), getWith,
+              (e) => (e instanceof FtfError ? redactor.redactText(e.describe()) : redactor.redactText(e instanceof Error ? e.message : String(e))), say);
             await checkPaths(target, get, say);
             await checkRoles(target, get, say);
           } catch (e) {
