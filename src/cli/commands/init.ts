@@ -47,6 +47,7 @@ export const initCommand: Command = {
     const flags = v as Record<string, string | undefined>;
     const answers: Partial<Answers> = {};
     const tty = Boolean(process.stdin.isTTY);
+    let discoverAsked = false;
     const rl = tty ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
     try {
       for (const q of QUESTIONS) {
@@ -57,6 +58,12 @@ export const initCommand: Command = {
         else if (fallback !== undefined) answers[q.key] = fallback;
         else throw new UsageError('init', `--${q.flag} is required when stdin is not a terminal (${q.ask})`);
       }
+      // A new user rarely knows which products fit which role: offer to ask the target.
+      if (rl && v.discover === undefined) {
+        const secretSet = Boolean(process.env[answers.secretEnv ?? '']);
+        if (secretSet) discoverAsked = /^y/i.test((await rl.question('list your entities and pick indication roles from the target now? [Y/n]: ')).trim() || 'y');
+        else console.log(`(set ${answers.secretEnv} and pass --discover to fill entities and indication roles from the target)`);
+      }
     } finally {
       rl?.close();
     }
@@ -65,7 +72,7 @@ export const initCommand: Command = {
       throw new FtfError('FTF_E_INIT_EXISTS', `${out} already exists; init never overwrites a profile`, { hint: 'choose another --out FILE or delete the old one first' });
     }
     let text = checked(profileTemplate(answers as Answers), out);
-    if (v.discover) {
+    if (v.discover || discoverAsked) {
       const source = parseYaml(text, out);
       const found = await discover(resolveTarget({ file: out, raw: source.value as Profile['raw'], source }, { env: process.env }));
       text = checked(profileTemplate(answers as Answers, found), out);
