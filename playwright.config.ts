@@ -10,10 +10,12 @@
  * phases (SHARED_TARGET_PROJECTS): `shared` runs everything that may run side by side, with all workers;
  * then `exclusive` runs, one scenario at a time, the scenarios that change state the others depend on (the
  * sandbox clock, a user's one webhook URL; src/harness/scenario/isolation.ts tags them @exclusive).
- * `exclusive` is the teardown of `shared`, not a dependent: it runs even when a shared scenario failed.
+ * `exclusive` is the teardown of `shared`, not a dependent: it runs even when a shared scenario failed
+ * (src/harness/shared-phases.ts; with --shard, one plain project: shards cannot be ordered).
  */
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
-import { EXCLUSIVE_TAG } from './src/harness/scenario/isolation.js';
+import { fileURLToPath } from 'node:url';
+import { sharedTargetProjects } from './src/harness/shared-phases.js';
 
 const ci = Boolean(process.env.CI);
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/paths.ts); self-tests use temp folders.
@@ -26,11 +28,8 @@ export const REFERENCE_PROJECTS: Project[] = [
   { name: 'production', metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml' } },
 ];
 
-const exclusive = new RegExp(`@${EXCLUSIVE_TAG}\\b`);
-export const SHARED_TARGET_PROJECTS: Project[] = [
-  { name: 'shared', grepInvert: exclusive, teardown: 'exclusive' },
-  { name: 'exclusive', grep: exclusive, workers: 1, fullyParallel: false },
-];
+// The runner's own argv: the teardown phase ignores command-line filters, so they are folded in (shared-phases.ts).
+export const SHARED_TARGET_PROJECTS: Project[] = sharedTargetProjects(process.argv, fileURLToPath(new URL('specs/conformance.spec.ts', import.meta.url)));
 
 const projects: Project[] = process.env.FTF_TARGET?.trim() ? SHARED_TARGET_PROJECTS : REFERENCE_PROJECTS;
 
