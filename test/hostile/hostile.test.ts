@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { exclusiveReasons } from '../../src/harness/scenario/isolation.js';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { runCatalogue } from '../../src/selftest/catalogue-run.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
@@ -43,7 +44,10 @@ const scenarioCount = suite.scenarios.length + suite.problems.length;
  * 2-core machine, much more under load), spread over the workers. FTF_HOSTILE_RESTART_MS overrides.
  */
 const PER_SCENARIO_MS = 3 * profile.timeouts.requestMs + Number(process.env.FTF_HOSTILE_RESTART_MS ?? 6_000);
-const OUTER_MS = 60_000 + Math.ceil(scenarioCount / WORKERS) * PER_SCENARIO_MS;
+// Against a shared target (FTF_TARGET, as here) the @exclusive scenarios run one at a time after the rest
+// (playwright.config.ts, src/harness/scenario/isolation.ts): they are not spread over the workers.
+const exclusiveCount = suite.scenarios.filter((s) => exclusiveReasons(s).length > 0).length;
+const OUTER_MS = 60_000 + (Math.ceil((scenarioCount - exclusiveCount) / WORKERS) + exclusiveCount) * PER_SCENARIO_MS;
 
 const dirs: string[] = [];
 after(() => {
