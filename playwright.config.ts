@@ -7,12 +7,21 @@
  * `sandbox` (fixtures/targets/reference.yaml, every scenario) and `production` (the reference started with
  * mode 'production' and fixtures/targets/reference-production.yaml: no control API, API keys refused; the
  * production guard skips mutating scenarios). The worker fixture (specs/fixtures.ts) reads `metadata`.
- * Against an external target (FTF_TARGET set) there is one project: the profile says what the target is.
+ * Against an external target (FTF_TARGET set) every worker shares ONE server, so the catalogue is cut in two
+ * phases (SHARED_TARGET_PROJECTS): `shared` runs everything that may run side by side, with all workers;
+ * then `exclusive` runs, one scenario at a time, the scenarios that change state the others depend on (the
+ * sandbox clock, a user's one webhook URL; src/harness/scenario/isolation.ts tags them @exclusive).
+ * `exclusive` is the teardown of `shared`, not a dependent: it runs even when a shared scenario failed
+ * (src/harness/shared-phases.ts; with --shard, one plain project: shards cannot be ordered).
  */
 import { readdirSync } from 'node:fs';
 import { defineConfig, type PlaywrightTestConfig, type ReporterDescription } from '@playwright/test';
 import { runTimeoutMs, testTimeoutMs } from './src/harness/target/bounds.js';
 import { profileTimeouts, REFERENCE_PROFILE, resolveTargetFile } from './src/harness/target/load.js';
+import { fileURLToPath } from 'node:url';
+import { sharedTargetProjects } from './src/harness/shared-phases.js';
+import { exclusiveReasons } from './src/harness/scenario/isolation.js';
+import { loadScenarioSuite } from './src/harness/scenario/load.js';
 
 const ci = Boolean(process.env.CI);
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/paths.ts); self-tests use temp folders.
@@ -25,8 +34,13 @@ export const REFERENCE_PROJECTS: Project[] = [
   { name: 'production', metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml' } },
 ];
 
-const projects: Project[] = process.env.FTF_TARGET?.trim() ? [{}] : REFERENCE_PROJECTS;
+// The runner's own argv: the teardown phase ignores command-line filters, so they are folded in (shared-phases.ts).
+export const SHARED_TARGET_PROJECTS: Project[] = sharedTargetProjects(process.argv, fileURLToPath(new URL('specs/conformance.spec.ts', import.meta.url)));
+
+const shared = Boolean(process.env.FTF_TARGET?.trim());
+const projects: Project[] = shared ? SHARED_TARGET_PROJECTS : REFERENCE_PROJECTS;
 const workers = Number(process.env.FTF_WORKERS ?? 2);
+const specsDir = process.env.FTF_SPECS_DIR ?? 'specs';
 
 /** YAML scenario files (step groups under _steps excluded): an upper bound of the tests per project. */
 function countScenarioFiles(dir: string): number {
@@ -35,9 +49,11 @@ function countScenarioFiles(dir: string): number {
 
 // Every bound derives from the profile's timeouts (src/harness/target/bounds.ts): the test timeout (it also
 // covers fixture set-up, e.g. the embedded server's start) sits above scenario_ms, the run bound above all.
-const timeouts = profileTimeouts(process.env.FTF_TARGET?.trim() ? resolveTargetFile(process.env) : REFERENCE_PROFILE);
-// + 2: the property specs (specs/properties/*.spec.ts) beside the YAML catalogue.
-const tests = (countScenarioFiles(process.env.FTF_SPECS_DIR ?? 'specs') + 2) * projects.length;
+const timeouts = profileTimeouts(shared ? resolveTargetFile(process.env) : REFERENCE_PROFILE);
+// + 2: the property specs (specs/properties/*.spec.ts) beside the YAML catalogue. Against a shared target each
+// scenario runs in one of the two phases, and the @exclusive ones run one at a time.
+const tests = (countScenarioFiles(specsDir) + 2) * (shared ? 1 : projects.length);
+const serial = shared ? loadScenarioSuite(specsDir).scenarios.filter((s) => exclusiveReasons(s).length > 0).length : 0;
 
 export default defineConfig({
   testDir: 'specs',
@@ -45,7 +61,7 @@ export default defineConfig({
   fullyParallel: true,
   workers,
   timeout: testTimeoutMs(timeouts),
-  globalTimeout: runTimeoutMs(timeouts, tests, workers),
+  globalTimeout: runTimeoutMs(timeouts, tests, workers, serial),
   retries: 0,
   forbidOnly: ci,
   outputDir: 'test-results',

@@ -13,10 +13,12 @@ import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/re
 import { redactError } from '../src/harness/report/redact-error.js';
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
+import { EXCLUSIVE_TAG, exclusiveReasons } from '../src/harness/scenario/isolation.js';
+import { missingRoles, missingRolesReason, scenarioRoles } from '../src/harness/scenario/roles.js';
+import { targetView } from '../src/harness/engine/target-view.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
 import { test as plainTest } from '@playwright/test';
 import { testTimeoutMs } from '../src/harness/target/bounds.js';
-import { absentRoleSkipReason } from '../src/harness/target/indication-roles.js';
 import { test } from './fixtures.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
@@ -38,6 +40,7 @@ for (const problem of suite.problems) {
 }
 
 for (const scenario of suite.scenarios) {
+  const roles = scenarioRoles(scenario);
   const allureMeta = allureMetadataFor({
     id: scenario.id,
     title: scenario.title,
@@ -49,7 +52,8 @@ for (const scenario of suite.scenarios) {
   test(
     `${scenario.id}: ${scenario.title}`,
     {
-      tag: [...new Set([scenario.family, ...scenario.tags])].map((t) => `@${t}`),
+      // @exclusive: runs alone on a shared target (playwright.config.ts), derived from its steps (isolation.ts).
+      tag: [...new Set([scenario.family, ...scenario.tags, ...(exclusiveReasons(scenario).length ? [EXCLUSIVE_TAG] : [])])].map((t) => `@${t}`),
       annotation: [
         ...scenario.covers.map((id) => ({ type: 'clause', description: id })),
         { type: 'scenario', description: scenario.id },
@@ -59,8 +63,9 @@ for (const scenario of suite.scenarios) {
     async ({ target, engine, checks, evidence }, testInfo) => {
       const missing = missingCapabilities(target, scenario.needs);
       test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
-      const absentRole = absentRoleSkipReason(target, scenario);
-      test.skip(absentRole !== undefined, absentRole);
+      // A role the profile leaves out (no fractional-minimum product, no entities...) is the target's shape, not a failure.
+      const absent = missingRoles(targetView(target), roles);
+      test.skip(absent.length > 0, missingRolesReason(absent));
       // The engine stops the scenario at scenario_ms, naming the step; Playwright's timeout is the outer net.
       test.setTimeout(testTimeoutMs(target.timeouts));
       // Links to the clause ids (allure-playwright maps annotations to labels, not to links).

@@ -148,7 +148,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const fault = meta.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined); // empty = no fault
       let launch;
       try {
-        launch = await launchEmbedded(readProfile(meta.profile ? join(REPO_ROOT, meta.profile) : REFERENCE_PROFILE), {
+        launch = await launchEmbedded(readProfile(meta.profile ? resolve(REPO_ROOT, meta.profile) : REFERENCE_PROFILE), {
           server: {
             ...(fault ? { fault } : {}),
             ...(meta.variants?.length ? { variants: meta.variants } : {}),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startReferenceServer } from '../../src/reference/server.js';
@@ -53,4 +53,30 @@ test('doctor: an unreachable target and a bad profile exit 2', async () => {
   const bad = await cli('doctor', '--target', writeProfile(dir, 'bad.yaml', 'name: x\nbase_url: http://h/api/v1\nauth_url: http://h\nenvironment: staging\ncredentials: {primary: {kind: client_credentials, client_id: a, client_secret_env: A}}\n'));
   assert.equal(bad.code, 2);
   assert.match(bad.err, /environment/);
+});
+
+test('doctor: a declared path the target does not have (404) and a role naming the wrong kind of product are problems', async () => {
+  const server = await startReferenceServer({ port: 0 });
+  try {
+    process.env.FTF_DOCTOR_SECRET = server.secrets.clients['cc-alice']!;
+    const root = server.baseUrl.replace(/\/api\/v1$/, '');
+    const extra = 'paths:\n  cells: /cells-nowhere\nindications:\n  primary: FTF-FIX-1M\n  fractional_minimum: FTF-FIX-1M\nentities:\n  allowed: [ENT-ALPHA]\n';
+    const r = await cli('doctor', '--target', profile('not-ready', root, server.authUrl, extra));
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /FAIL paths\.cells \/cells-nowhere: GET \/cells-nowhere answered 404/);
+    assert.match(r.out, /FAIL indications\.fractional_minimum = FTF-FIX-1M: the role needs a minimum below one million/);
+    assert.match(r.out, /OK {3}indications\.primary = FTF-FIX-1M: found/);
+    assert.match(r.out, /OK {3}paths\.holdings \/holding\/\{entity_code\}: GET \/holding\/ENT-ALPHA answered 200, pointers resolve/);
+    assert.match(r.out, /doctor: 2 problems/);
+
+    process.env.FTF_DOCTOR_SECOND = 'not-bobs-secret-0042';
+    const second = `${readFileSync(profile('second', root, server.authUrl), 'utf8')}  second:\n    kind: client_credentials\n    client_id: cc-bob\n    client_secret_env: FTF_DOCTOR_SECOND\n`;
+    const s2 = await cli('doctor', '--target', writeProfile(dir, 'second-bad.yaml', second));
+    assert.equal(s2.code, 2, s2.out);
+    assert.match(s2.out, /FAIL credential "second" \(client_credentials\) failed: /);
+    assert.equal(s2.out.includes('not-bobs-secret-0042'), false, 'the wrong secret is not printed');
+  } finally {
+    delete process.env.FTF_DOCTOR_SECOND;
+    await server.close();
+  }
 });

@@ -64,7 +64,6 @@ export function makeTarget(url: string, timeouts: Partial<ResolvedTarget['timeou
     credentials: { primary: { name: 'primary', kind: 'client_credentials', clientId: 'cid', secret: 'very-secret-value' } },
     entities: { allowed: ['ENT-A'], forbidden: 'ENT-X' },
     indications: { primary: 'IND-1' },
-    absentIndications: [],
     paths: {},
     fields: {},
     records: {},

@@ -210,6 +210,22 @@ steps:
     assert.deepEqual(r.titles, ['advance clock 1 days', 'fail if clock.advanced.days != 1']);
   });
 
+  it('a raw control request that moves the clock also makes the auth client forget its tokens; other control calls do not', async () => {
+    const auth = fakeAuth();
+    const scenario = scenarioFromYaml(`
+id: t.raw-clock
+title: raw clock
+covers: [T-CLOCK]
+steps:
+  - request: { method: POST, base: control, path: /clock/advance, auth: none, schema: none, json: { seconds: 5 } }
+  - expect: { status: 200 }
+  - request: { method: GET, base: control, path: /clock, auth: none, schema: none }
+`);
+    const r = await run(scenario, makeTarget(stub.url), { auth });
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.equal(auth.forgotten, 1, 'forgotten once: after the advance, not after the read');
+  });
+
   it('fail_if fails with its message', async () => {
     const scenario = scenarioFromYaml(`
 id: t.failif

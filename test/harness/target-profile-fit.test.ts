@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { applyEventLimitParam } from '../../src/harness/engine/event-params.js';
 import { schemaRegistry } from '../../src/harness/schemas/registry.js';
 import { RECORD_DEFAULTS } from '../../src/harness/target/defaults.js';
-import { absentRoleSkipReason, indicationRolesUsed } from '../../src/harness/target/indication-roles.js';
+import { missingRoles, missingRolesReason, scenarioRoles } from '../../src/harness/scenario/roles.js';
 import { loadTargetProfile, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
 import { readProfile } from '../../src/harness/target/profile.js';
 import { fillPathParams } from '../../src/harness/target/resolve.js';
@@ -37,7 +37,6 @@ describe('profile keys that locate things', () => {
   it('an old profile gets the reference layout: records at their defaults, no absent role, no DELETE body', () => {
     const t = loadTargetProfile(REFERENCE_PROFILE, { partial: true });
     assert.deepEqual(t.records, RECORD_DEFAULTS);
-    assert.deepEqual(t.absentIndications, []);
     assert.equal(t.webhook.deleteBody, false);
   });
 
@@ -67,7 +66,7 @@ path_params: { year: 2026 }
   it('an optional indication role set to null is absent; primary cannot be', () => {
     const t = load('indications: { primary: P-1, fractional_minimum: null }\n');
     assert.deepEqual(t.indications, { primary: 'P-1' });
-    assert.deepEqual(t.absentIndications, ['fractional_minimum']);
+    assert.equal('fractional_minimum' in t.indications, false, 'a null role is left out of the indications');
     assert.throws(() => load('indications: { primary: null }\n'), ProfileError);
   });
 
@@ -119,9 +118,12 @@ describe('names and shapes a scenario cannot know', () => {
     assert.equal(other.search, '?limit=2');
   });
   it('a scenario naming an absent role is not applicable, with the reason', () => {
-    const scenario = { steps: [{ use: 'amounts-indication', with: { code: '${target.indications.fractional_minimum}' } }] };
-    assert.deepEqual(indicationRolesUsed(scenario), ['fractional_minimum']);
-    assert.match(absentRoleSkipReason({ absentIndications: ['fractional_minimum'] }, scenario) ?? '', /^not applicable: .*fractional_minimum/);
-    assert.equal(absentRoleSkipReason({ absentIndications: ['extendable'] }, scenario), undefined);
+    const scenario = { vars: {}, steps: [{ use: 'amounts-indication', with: { code: '${target.indications.fractional_minimum}' } }] } as unknown as Parameters<typeof scenarioRoles>[0];
+    const roles = scenarioRoles(scenario);
+    assert.deepEqual(roles, ['indications.fractional_minimum']);
+    const absent = missingRoles({ indications: { primary: 'P' } }, roles);
+    assert.deepEqual(absent, ['indications.fractional_minimum']);
+    assert.match(missingRolesReason(absent), /needs profile role indications\.fractional_minimum/);
+    assert.deepEqual(missingRoles({ indications: { fractional_minimum: 'F' } }, roles), []);
   });
 });

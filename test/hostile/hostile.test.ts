@@ -19,6 +19,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { exclusiveReasons } from '../../src/harness/scenario/isolation.js';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { runCatalogue } from '../../src/selftest/catalogue-run.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
@@ -57,7 +58,11 @@ const propertySpecs = readdirSync(join(REPO_ROOT, 'specs', 'properties')).filter
  * the same number playwright.config.ts gives Playwright as globalTimeout, plus one test bound for the
  * process start and the reports.
  */
-const OUTER_MS = runTimeoutMs(profile.timeouts, scenarioCount + propertySpecs, WORKERS) + testTimeoutMs(profile.timeouts);
+// Against a shared target (FTF_TARGET, as here) the @exclusive scenarios run one at a time after the rest
+// (playwright.config.ts, src/harness/scenario/isolation.ts): they are not spread over the workers.
+const selectedIds = new Set(wholeCatalogue ? suite.scenarios.map((s) => s.id) : perFamily);
+const exclusiveCount = suite.scenarios.filter((s) => selectedIds.has(s.id) && exclusiveReasons(s).length > 0).length;
+const OUTER_MS = runTimeoutMs(profile.timeouts, scenarioCount + propertySpecs, WORKERS, exclusiveCount) + testTimeoutMs(profile.timeouts);
 
 const dirs: string[] = [];
 after(() => {

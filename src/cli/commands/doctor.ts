@@ -1,19 +1,21 @@
 /**
  * `doctor`: a preflight in seconds. Profile, reachability of base_url and auth_url, token exchange, the
- * health check, clock skew (Date header), capabilities and which scenarios will be skipped. One clear line
- * per problem. Exit 0 when the target is ready (warnings allowed), 2 when a run could not start.
+ * health check, clock skew (Date header), then readiness (src/cli/readiness.ts): every declared path
+ * answers and reads through the profile's pointers, every role names a fitting product or entity; finally
+ * capabilities and which scenarios will be skipped and why. One clear line per problem. Exit 0 when the
+ * target is ready (a correct target then passes every scenario that is not listed as skipped; warnings
+ * allowed), 2 when a run could not start or could not pass.
  */
-import { missingCapabilities } from '../../harness/target/capabilities.js';
 import { createAuthClient } from '../../harness/auth/client.js';
 import { Redactor } from '../../harness/http/redactor.js';
 import { createUndiciTransport } from '../../harness/http/undici-transport.js';
 import { FtfError } from '../../shared/errors.js';
 import { parse } from '../args.js';
 import { loadSuite } from '../scenarios.js';
+import { checkCredentials, checkPaths, checkRoles, reportSkips, type Answer, type Level } from '../readiness.js';
 import { openTarget, reach } from '../target.js';
 import type { Command } from './types.js';
 
-type Level = 'ok' | 'warn' | 'fail' | 'info';
 const MAX_SKEW_S = 60;
 
 export const doctorCommand: Command = {
@@ -51,6 +53,20 @@ export const doctorCommand: Command = {
           if (res instanceof Error) say('fail', `health check failed: ${redactor.redactText(res.message)}`);
           else if (res.status === 200 && typeof (res.json as { status?: unknown } | undefined)?.status === 'string') say('ok', `health check: 200 ${JSON.stringify(res.json)}`);
           else say('fail', `health check answered ${res.status} ${redactor.redactText(res.bodyText.slice(0, 200))} (expected 200 {"status": ...})`);
+          const getWith = async (authorization: string, path: string): Promise<Answer> => {
+            const r = await transport.send({ method: 'GET', url: `${target.baseUrl}${path}`, headers: { authorization, accept: 'application/json' }, timeoutMs: target.timeouts.requestMs });
+            return { status: r.status, json: r.json, text: redactor.redactText(r.bodyText) };
+          };
+          const primary = bearer;
+          const get = (path: string): Promise<Answer> => getWith(primary, path);
+          try {
+            await checkCredentials(target, (name) => client.authorization(name), getWith,
+              (e) => (e instanceof FtfError ? redactor.redactText(e.describe()) : redactor.redactText(e instanceof Error ? e.message : String(e))), say);
+            await checkPaths(target, get, say);
+            await checkRoles(target, get, say);
+          } catch (e) {
+            say('fail', `readiness probe failed: ${redactor.redactText(e instanceof Error ? e.message : String(e))}`);
+          }
         }
       }
       const date = api.date ?? auth.date;
@@ -63,7 +79,16 @@ export const doctorCommand: Command = {
       }
       const caps = [...target.capabilities].sort();
       say('info', `capabilities: ${caps.join(', ') || 'none'}`);
-      reportSkips(target.capabilities, say);
+      let suite;
+      try {
+        suite = loadSuite();
+      } catch (e) {
+        say('warn', `scenarios not loaded: ${(e as Error).message}`);
+      }
+      if (suite) {
+        reportSkips(target, suite.scenarios, say);
+        for (const p of suite.problems) say('warn', `broken scenario file ${p.file}`);
+      }
     } finally {
       await transport.dispose?.();
       await open.close();
@@ -77,23 +102,4 @@ export const doctorCommand: Command = {
 function describeToken(info: { expiresAt: number; obtainedAt?: number } | undefined): string {
   if (!info) return '';
   return ` (expires in ${Math.round((info.expiresAt - Date.now()) / 60000)} min)`;
-}
-
-function reportSkips(caps: ReadonlySet<string>, say: (l: Level, t: string) => void): void {
-  let suite;
-  try {
-    suite = loadSuite();
-  } catch (e) {
-    say('warn', `scenarios not loaded: ${(e as Error).message}`);
-    return;
-  }
-  const byMissing = new Map<string, string[]>();
-  for (const s of suite.scenarios) {
-    const missing = missingCapabilities({ capabilities: caps as Set<never> }, s.needs);
-    if (missing.length) byMissing.set(missing.join(', '), [...(byMissing.get(missing.join(', ')) ?? []), s.id]);
-  }
-  const skipped = [...byMissing.values()].flat().length;
-  say('info', `${suite.scenarios.length - skipped} of ${suite.scenarios.length} scenarios will run`);
-  for (const [missing, ids] of byMissing) say('info', `skipped (missing ${missing}): ${ids.join(', ')}`);
-  for (const p of suite.problems) say('warn', `broken scenario file ${p.file}`);
 }

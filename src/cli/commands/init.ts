@@ -1,6 +1,8 @@
 /**
  * `init`: writes a commented target profile for a new target. Takes flags, or asks for what is missing
  * when stdin is a terminal. Never overwrites a file; the written profile is validated against the schema.
+ * `--discover` (with the secret in its environment variable) asks the target for the caller's entities and
+ * picks an indication per role (src/cli/discover.ts), so the scenarios needing them run instead of skipping.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -8,6 +10,9 @@ import { createInterface } from 'node:readline/promises';
 import { FtfError } from '../../shared/errors.js';
 import { parseYaml } from '../../harness/yaml/source.js';
 import { validateProfile } from '../../harness/target/validate.js';
+import { resolveTarget } from '../../harness/target/resolve.js';
+import type { Profile } from '../../harness/target/profile.js';
+import { discover, type Discovered } from '../discover.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from './types.js';
 
@@ -32,15 +37,17 @@ const QUESTIONS: { key: keyof Answers; flag: string; ask: string; fallback?: (a:
 
 export const initCommand: Command = {
   summary: 'write a commented target profile for a new target (flags or interactive)',
-  usage: 'init [--base-url URL] [--auth-url URL] [--environment sandbox|production] [--client-id ID] [--secret-env VAR] [--name NAME] [--out FILE]',
+  usage: 'init [--base-url URL] [--auth-url URL] [--environment sandbox|production] [--client-id ID] [--secret-env VAR] [--name NAME] [--out FILE] [--discover]',
   async run(argv) {
     const { values: v } = parse('init', argv, {
       'base-url': { type: 'string' }, 'auth-url': { type: 'string' }, environment: { type: 'string' },
       'client-id': { type: 'string' }, 'secret-env': { type: 'string' }, name: { type: 'string' }, out: { type: 'string' },
+      discover: { type: 'boolean' },
     });
     const flags = v as Record<string, string | undefined>;
     const answers: Partial<Answers> = {};
     const tty = Boolean(process.stdin.isTTY);
+    let discoverAsked = false;
     const rl = tty ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
     try {
       for (const q of QUESTIONS) {
@@ -51,6 +58,12 @@ export const initCommand: Command = {
         else if (fallback !== undefined) answers[q.key] = fallback;
         else throw new UsageError('init', `--${q.flag} is required when stdin is not a terminal (${q.ask})`);
       }
+      // A new user rarely knows which products fit which role: offer to ask the target.
+      if (rl && v.discover === undefined) {
+        const secretSet = Boolean(process.env[answers.secretEnv ?? '']);
+        if (secretSet) discoverAsked = /^y/i.test((await rl.question('list your entities and pick indication roles from the target now? [Y/n]: ')).trim() || 'y');
+        else console.log(`(set ${answers.secretEnv} and pass --discover to fill entities and indication roles from the target)`);
+      }
     } finally {
       rl?.close();
     }
@@ -58,12 +71,12 @@ export const initCommand: Command = {
     if (existsSync(out)) {
       throw new FtfError('FTF_E_INIT_EXISTS', `${out} already exists; init never overwrites a profile`, { hint: 'choose another --out FILE or delete the old one first' });
     }
-    const text = profileTemplate(answers as Answers);
-    const source = parseYaml(text, out);
-    const issues = validateProfile(source.value, source);
-    if (issues.length) {
-      const first = issues[0]!;
-      throw new FtfError('FTF_E_INIT_INVALID', `the answers do not make a valid profile: ${first.field}: ${first.message}`, { location: { field: first.field }, ...(first.hint ? { hint: first.hint } : {}) });
+    let text = checked(profileTemplate(answers as Answers), out);
+    if (v.discover || discoverAsked) {
+      const source = parseYaml(text, out);
+      const found = await discover(resolveTarget({ file: out, raw: source.value as Profile['raw'], source }, { env: process.env }));
+      text = checked(profileTemplate(answers as Answers, found), out);
+      console.log(`discovered ${found.entities.length} entit${found.entities.length === 1 ? 'y' : 'ies'}; indication roles: ${Object.entries(found.indications).map(([r, c]) => `${r}=${c}`).join(', ') || 'none'}`);
     }
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, text, { flag: 'wx' });
@@ -72,9 +85,38 @@ export const initCommand: Command = {
   },
 };
 
+function checked(text: string, out: string): string {
+  const source = parseYaml(text, out);
+  const issues = validateProfile(source.value, source);
+  if (issues.length) {
+    const first = issues[0]!;
+    throw new FtfError('FTF_E_INIT_INVALID', `the answers do not make a valid profile: ${first.field}: ${first.message}`, { location: { field: first.field }, ...(first.hint ? { hint: first.hint } : {}) });
+  }
+  return text;
+}
+
 const yamlString = (s: string): string => JSON.stringify(s);
 
-export function profileTemplate(a: Answers): string {
+function entitiesBlock(found: Discovered | undefined): string {
+  if (!found?.entities.length) return `# entities:
+#   allowed: [ENT-1]
+#   forbidden: ENT-OTHER`;
+  return `entities:
+  allowed: [${found.entities.map(yamlString).join(', ')}]   # discovered: GET /entity with the primary credential
+  # forbidden: ENT-OTHER   # an entity that exists but is not on the primary credential's list`;
+}
+
+function indicationsBlock(found: Discovered | undefined): string {
+  const roles = Object.entries(found?.indications ?? {});
+  if (!roles.length) return `# indications:
+#   primary: FTF-CODE`;
+  return `# discovered from GET /indication; enforced_maximum / unenforced_maximum need the product's enforceMaximum
+# setting, whose field name the spec does not show: declare them by hand.
+indications:
+${roles.map(([r, c]) => `  ${r}: ${yamlString(c)}`).join('\n')}`;
+}
+
+export function profileTemplate(a: Answers, found?: Discovered): string {
   return `# ftf-conformance target profile, written by \`ftf-conformance init\`.
 # Field reference: docs/target-profiles.md. Secrets are NEVER written here: the profile only names the
 # environment variables that hold them (*_env fields).
@@ -112,13 +154,11 @@ credentials:
   #   api_key_env: FTF_API_KEY
 
 # Entities of the primary credential; forbidden = an entity that exists but is not on its allow-list.
-# entities:
-#   allowed: [ENT-1]
-#   forbidden: ENT-OTHER
+${entitiesBlock(found)}
 
 # Indication codes by role (primary, fractional_minimum, enforced_maximum, unenforced_maximum, extendable).
-# indications:
-#   primary: FTF-CODE
+# Scenarios needing a role the profile does not declare are skipped with the role named.
+${indicationsBlock(found)}
 
 # Paths and field names of operations the spec leaves "not shown"; defaults are the reference server's.
 # paths:

@@ -71,6 +71,10 @@ export function exchangeError(engine: EngineContext, prepared: PreparedExchange,
 export function finishExchange(engine: EngineContext, prepared: PreparedExchange, raw: HttpResponse): SentExchange {
   const redact = engine.redact ?? ((s: string) => s);
   const { request } = prepared;
+  // Tokens live on the target's clock: once this client moved it (a `clock` step, or a raw control request
+  // as in token.expiry), every token it cached may be past expires_in there. Forget them now rather than
+  // meet a 401 later; a 401 is never retried (it may be the answer under test).
+  if (prepared.base === 'control' && request.method === 'POST' && prepared.path.startsWith('/clock') && raw.status >= 200 && raw.status < 300) engine.auth.forgetAll();
   const response: ResponseRecord = {
     method: request.method,
     url: request.url,

@@ -14,7 +14,6 @@ export function targetView(t: ResolvedTarget): Record<string, unknown> {
     entities: { allowed: [...t.entities.allowed], forbidden: t.entities.forbidden ?? null },
     indications: { ...t.indications },
     /** Optional roles the target has no product for (profile `role: null`). */
-    absent_indications: [...t.absentIndications],
     paths: { ...t.paths },
     fields: { ...t.fields },
     /** JSON pointers to records in responses: pointer(response.body, target.records.indication). */

@@ -62,6 +62,7 @@ export const ERROR_CODES = {
   FTF_E_USAGE: 'input',
   FTF_E_INIT_INVALID: 'input',
   FTF_E_INIT_EXISTS: 'input',
+  FTF_E_INIT_DISCOVERY: 'target',
   FTF_E_UNKNOWN_FAULT: 'input',
   FTF_E_REFERENCE_DATA: 'input',
   FTF_E_UNKNOWN_VARIANT: 'input',

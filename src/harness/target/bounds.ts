@@ -44,10 +44,12 @@ export function testTimeoutMs(t: Pick<Timeouts, 'requestMs' | 'scenarioMs'>): nu
 /**
  * The run bound (Playwright globalTimeout): every test of a worker back to back at its own bound, plus one
  * grace per test for a worker restart (Playwright replaces a worker after each failure) and one test bound
- * for starting the run (workers, embedded server).
+ * for starting the run (workers, embedded server). `serial` of the tests run one at a time (the @exclusive
+ * phase against a shared target), not spread over the workers.
  */
-export function runTimeoutMs(t: Pick<Timeouts, 'requestMs' | 'scenarioMs'>, tests: number, workers: number): number {
-  const rounds = Math.ceil(Math.max(1, tests) / Math.max(1, workers));
+export function runTimeoutMs(t: Pick<Timeouts, 'requestMs' | 'scenarioMs'>, tests: number, workers: number, serial = 0): number {
+  const parallel = Math.max(0, tests - serial);
+  const rounds = Math.max(1, Math.ceil(parallel / Math.max(1, workers)) + serial);
   return rounds * (testTimeoutMs(t) + graceMs(t)) + testTimeoutMs(t);
 }
 

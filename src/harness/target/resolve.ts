@@ -58,7 +58,6 @@ export function resolveTarget(profile: Profile, opts: ResolveOptions = {}): Reso
     credentials,
     entities: { allowed: raw.entities?.allowed ?? [], ...(raw.entities?.forbidden ? { forbidden: raw.entities.forbidden } : {}) },
     indications: Object.fromEntries(Object.entries(raw.indications ?? {}).filter((e): e is [string, string] => e[1] !== null)),
-    absentIndications: Object.entries(raw.indications ?? {}).filter(([, code]) => code === null).map(([role]) => role),
     paths: fillPathParams({ ...PATH_DEFAULTS, ...(raw.paths ?? {}) }, raw.path_params ?? {}),
     fields: { ...FIELD_DEFAULTS, ...(raw.fields ?? {}) },
     records: { ...RECORD_DEFAULTS, ...(raw.records ?? {}) },

@@ -63,10 +63,9 @@ export interface ResolvedTarget {
   environment: 'sandbox' | 'production';
   credentials: Record<string, CredentialConfig>;
   entities: { allowed: string[]; forbidden?: string };
-  /** Logical indication roles -> codes: primary, fractional_minimum, enforced_maximum, unenforced_maximum, ... */
+  /** Logical indication roles -> codes: primary, fractional_minimum, enforced_maximum, unenforced_maximum, ...
+   *  A role the profile sets to null (no such product) is left out: scenarios needing it are skipped (scenario/roles.ts). */
   indications: Record<string, string>;
-  /** Optional roles the profile declares the target has no product for (`role: null`): scenarios needing them are not applicable. */
-  absentIndications: string[];
   /** Paths (relative to base_url) of the operations the spec leaves "not shown"; may carry a query string.
    *  Placeholders the profile gives in `path_params` are already filled in; the rest are filled by scenarios. */
   paths: Record<string, string>;

@@ -1,6 +1,7 @@
 /**
  * `clock`: advance the target's sandbox clock (POST {control_url}/clock/advance). Cached access tokens may
- * have expired on the simulated clock, so the auth client forgets them all.
+ * have expired on the simulated clock: sendExchange (exchange.ts) makes the auth client forget them, for this
+ * step and for any raw control request that moves the clock.
  */
 import { checkStatus } from '../../checks/status.js';
 import type { ClockStep } from '../../scenario/types.js';
@@ -16,6 +17,5 @@ export const clockStep: StepHandler<ClockStep> = {
     );
     ctx.assert([checkStatus(response, 200, 'must', ctx.redact)]);
     ctx.vars.clock = response.body;
-    ctx.engine.auth.forgetAll();
   },
 };
