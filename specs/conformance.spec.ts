@@ -5,6 +5,7 @@
  */
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NotApplicable } from '../src/harness/engine/errors.js';
 import { runScenario } from '../src/harness/engine/run.js';
 import * as allure from 'allure-js-commons';
 import { allureMetadataFor } from '../src/harness/report/allure.js';
@@ -20,7 +21,7 @@ const SCENARIO_DIR = process.env.FTF_SPECS_DIR ?? SPECS_DIR;
 const suite = loadScenarioSuite(SCENARIO_DIR);
 
 for (const problem of suite.problems) {
-  test(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, (_fixtures, testInfo) => {
+  test(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, ({}, testInfo) => { // eslint-disable-line no-empty-pattern -- Playwright requires a destructuring pattern
     const typed = problem.errors[0] ?? new FtfError('FTF_E_SCENARIO_INVALID', describeProblem(problem));
     const record = outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] });
     testInfo.annotations.push(encodeOutcome(record));
@@ -61,6 +62,8 @@ for (const scenario of suite.scenarios) {
         await runScenario(scenario, engine);
         testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
       } catch (error) {
+        // A `skip_if` that held: the target lacks what the scenario needs; skipped with the reason, never failed.
+        if (error instanceof NotApplicable) test.skip(true, error.message);
         const record = outcomeFromError(error, context);
         testInfo.annotations.push(encodeOutcome(record));
         stampOutcome(error, record);
