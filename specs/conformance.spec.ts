@@ -5,6 +5,7 @@
  */
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NotApplicable } from '../src/harness/engine/errors.js';
 import { runScenario } from '../src/harness/engine/run.js';
 import * as allure from 'allure-js-commons';
 import { allureMetadataFor } from '../src/harness/report/allure.js';
@@ -79,6 +80,8 @@ for (const scenario of suite.scenarios) {
         // Errors raised outside a step (the engine's own) leave redacted too (steps redact in fixtures.ts),
         // before the outcome record is built from them.
         redactError(error, (text) => engine.redact?.(text) ?? text);
+        // A `skip_if` that held: the target lacks what the scenario needs; skipped with the reason, never failed.
+        if (error instanceof NotApplicable) test.skip(true, error.message);
         const record = outcomeFromError(error, context);
         testInfo.annotations.push(encodeOutcome(record));
         stampOutcome(error, record);

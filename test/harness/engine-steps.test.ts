@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { NotApplicable } from '../../src/harness/engine/errors.js';
 import { fakeAuth, fakeSchemas, json, makeTarget, run, scenarioFromYaml, startStub, type Stub } from './engine-helpers.js';
 
 let stub: Stub;
@@ -238,6 +239,34 @@ steps:
 `);
     const r = await run(scenario, makeTarget(stub.url));
     assert.match(r.error?.message ?? '', /\[fail_if\] n is 2/);
+  });
+
+  it('skip_if ends the scenario as not applicable with its message, and lets it go on when false', async () => {
+    const skipped = await run(scenarioFromYaml(`
+id: t.skipif
+title: skip_if
+covers: [T-ONE]
+vars: { n: 0 }
+steps:
+  - skip_if: n == 0
+    message: the stream holds \${n} events
+  - fail_if: n == 0
+    message: must not be reached
+`), makeTarget(stub.url));
+    assert.ok(skipped.error instanceof NotApplicable, skipped.error?.message);
+    assert.equal(skipped.error.code, 'FTF_E_NOT_APPLICABLE');
+    assert.equal(skipped.error.message, 'not applicable: the stream holds 0 events');
+    const ran = await run(scenarioFromYaml(`
+id: t.skipif2
+title: skip_if false
+covers: [T-ONE]
+vars: { n: 3 }
+steps:
+  - skip_if: n == 0
+  - fail_if: n == 3
+    message: reached
+`), makeTarget(stub.url));
+    assert.match(ran.error?.message ?? '', /\[fail_if\] reached/);
   });
 
   it('auto schema check: a status the operation map does not list fails with the body excerpt', async () => {

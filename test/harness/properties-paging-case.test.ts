@@ -68,6 +68,12 @@ describe('runPagingCase', () => {
     await assert.rejects(runPagingCase(s.api(), snapshotOf(s), c, 10_000), (e: unknown) => fc.PreconditionFailure.isFailure(e));
   });
 
+  it('a refused small page size skips the case too (the maximum page size is not shown by the spec)', async () => {
+    const s = new MemoryStream({ maxLimit: 5 });
+    const c: PagingCase = { start: -1, fence: { kind: 'event', index: 5 }, limit: 7, appends: [], reread: 0 };
+    await assert.rejects(runPagingCase(s.api(), snapshotOf(s), c, 10_000), (e: unknown) => fc.PreconditionFailure.isFailure(e));
+  });
+
   it('an endless hasNextPage is cut off by the page bound with a readable violation', async () => {
     const s = new MemoryStream({ neverEnds: true });
     const c: PagingCase = { start: -1, fence: { kind: 'event', index: 4 }, limit: 2, appends: [], reread: 0 };

@@ -57,6 +57,12 @@ describe('refusal probe in production profiles', () => {
     assert.throws(() => load(profile('production', '  other: { kind: client_credentials, client_id: o, client_secret_env: P_SECRET, refusal_probe: true }\n')), isCode('FTF_E_PROFILE_INVALID'));
   });
 
+  it('api-key is derived from a sandbox api_key credential, never from a probe or its absence', () => {
+    assert.ok(load(profile('sandbox', '  api_key: { kind: api_key, api_key_env: PROBE_KEY }\n')).capabilities.has('api-key'));
+    assert.ok(!load(profile('sandbox')).capabilities.has('api-key'));
+    assert.ok(!load(profile('production', probe)).capabilities.has('api-key'));
+  });
+
   it('the auth client sends the probe key only in the api-key-probe mode', async () => {
     const t = load(profile('production', probe));
     const auth = createAuthClient(t, noWire, new Redactor());

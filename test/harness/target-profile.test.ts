@@ -66,7 +66,7 @@ describe('loadTargetProfile: good profiles', () => {
     assert.equal(t.paths.entity_users, '/entity/{code}/user');
     assert.equal(t.fields.subscribe_indication_uid, 'indicationUid');
     // callback: the embedded server's base_url is on loopback, so it can reach the harness's listener.
-    assert.deepEqual([...t.capabilities].sort(), ['callback', 'clock', 'consent', 'forbidden-entity', 'funding', 'mutation', 'readonly-user', 'sandbox', 'second-user']);
+    assert.deepEqual([...t.capabilities].sort(), ['api-key', 'callback', 'clock', 'consent', 'forbidden-entity', 'funding', 'mutation', 'readonly-user', 'sandbox', 'second-user']);
     assert.equal(t.timeouts.requestMs, 10000);
     assert.equal(isEmbedded(readProfile(REFERENCE_PROFILE)), true);
   });

@@ -32,10 +32,25 @@ export class StepError extends FtfError {
   }
 }
 
+/**
+ * A `skip_if` condition held: the target lacks what the scenario needs at run time (e.g. an empty event
+ * stream, which is conformant). Not a failure: the runner reports the scenario as skipped with `message`.
+ */
+export class NotApplicable extends FtfError {
+  constructor(message: string, at?: SourceLocation) {
+    super('FTF_E_NOT_APPLICABLE', message, {
+      hint: 'the scenario needs data or a feature this target does not have; it says nothing about conformance',
+      ...(where(at) ? { location: where(at) as ErrorLocation } : {}),
+    });
+    this.name = 'NotApplicable';
+  }
+}
+
 export const ENGINE_ERROR_CODES = {
   checkFailed: 'FTF_E_CHECK_FAILED',
   step: 'FTF_E_STEP_FAILED',
   bound: 'FTF_E_BOUND_EXCEEDED',
   request: 'FTF_E_REQUEST_FAILED',
   capability: 'FTF_E_CAPABILITY_MISSING',
+  notApplicable: 'FTF_E_NOT_APPLICABLE',
 } as const;

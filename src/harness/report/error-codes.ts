@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   FTF_E_TARGET_MALFORMED: 'target',
   FTF_E_VALUE_TOO_DEEP: 'target',
   FTF_E_BOUND_EXCEEDED: 'target',
+  // Normally turned into a skip by the runner; should it surface, the target simply could not be exercised.
+  FTF_E_NOT_APPLICABLE: 'target',
   FTF_E_REQUEST_FAILED: 'target',
   FTF_E_RACE_INCONCLUSIVE: 'target',
   FTF_E_AUTH_TOKEN: 'target',

@@ -108,6 +108,9 @@ export function analyzeSteps(a: Analysis, steps: unknown[], path: PathSegment[],
       case 'fail_if':
         bare(a, raw.fail_if, at, scope);
         break;
+      case 'skip_if':
+        bare(a, raw.skip_if, at, scope);
+        break;
       case 'listen':
         define(obj.as);
         break;

@@ -92,6 +92,7 @@ export interface RaceOptions {
 export interface UseStep extends StepCommon { use: string; with?: Record<string, unknown> }
 export interface ClockStep extends StepCommon { clock: { seconds?: number; minutes?: number; hours?: number; days?: number; to?: string } }
 export interface FailIfStep extends StepCommon { fail_if: string; message?: string }
+export interface SkipIfStep extends StepCommon { skip_if: string; message?: string }
 /** A bounded loopback HTTP listener; `as` gets {url, requests}. */
 export interface ListenStep extends StepCommon { listen: { as: string; max_ms?: number } }
 /** Wait up to `ms`, less once `until` is true. */
@@ -105,10 +106,10 @@ export interface AuthorizeStep extends StepCommon { authorize: { credential?: st
  * compiler refuses a kind without a handler); schemas/scenario.schema.json and the README repeat it as data,
  * and test/harness/step-kinds.test.ts keeps those equal.
  */
-export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'use', 'clock', 'fail_if', 'listen', 'wait', 'authorize'] as const;
+export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'use', 'clock', 'fail_if', 'skip_if', 'listen', 'wait', 'authorize'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
-export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ParallelStep | UseStep | ClockStep | FailIfStep | ListenStep | WaitStep | AuthorizeStep;
+export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ParallelStep | UseStep | ClockStep | FailIfStep | SkipIfStep | ListenStep | WaitStep | AuthorizeStep;
 
 /** Where a node of a YAML file is (1-based line and column). */
 export interface SourceLocation {

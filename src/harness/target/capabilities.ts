@@ -26,6 +26,9 @@ export function deriveCapabilities(declared: readonly Declared[], t: DeriveFrom)
   const caps = new Set<Capability>(declared);
   // The probe key exists only to be refused by production (AUTH-API-KEY); it never authenticates anything.
   if (t.environment === 'production' && Object.values(t.credentials).some((c) => c.kind === 'api_key' && c.refusalProbe)) caps.add('api-key-probe');
+  // Authentication rule 8 lets a sandbox accept API keys; a profile without one cannot show it (skip, not fail).
+  const key = t.credentials.api_key;
+  if (key?.kind === 'api_key' && !key.refusalProbe) caps.add('api-key');
   if (t.callbackHost || (t.baseUrl !== undefined && isLoopbackUrl(t.baseUrl))) caps.add('callback');
   if (t.credentials.second) caps.add('second-user');
   if (t.credentials.readonly) caps.add('readonly-user');

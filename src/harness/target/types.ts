@@ -15,6 +15,8 @@ export type Capability =
   | 'production'
   /** A production profile's refusal-probe API key: only sent to check that production refuses it. */
   | 'api-key-probe'
+  /** An API key credential named `api_key` (not a refusal probe): sandbox scenarios that send it as the bearer need it. */
+  | 'api-key'
   /** The target can reach a callback listener of the harness (callback_host, or base_url on loopback). */
   | 'callback';
 

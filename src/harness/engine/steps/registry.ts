@@ -17,6 +17,7 @@ import { parallelStep } from './parallel.js';
 import { pollStep } from './poll.js';
 import { requestStep } from './request.js';
 import { setStep } from './set.js';
+import { skipIfStep } from './skip-if.js';
 import { useStep } from './use.js';
 import { waitStep } from './wait.js';
 
@@ -33,6 +34,7 @@ const HANDLERS: { readonly [K in StepKind]: StepHandler<StepOf<K>> } = {
   use: useStep,
   clock: clockStep,
   fail_if: failIfStep,
+  skip_if: skipIfStep,
   listen: listenStep,
   wait: waitStep,
   authorize: authorizeStep,
