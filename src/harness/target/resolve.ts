@@ -61,11 +61,16 @@ export function resolveTarget(profile: Profile, opts: ResolveOptions = {}): Reso
     paths: { ...PATH_DEFAULTS, ...(raw.paths ?? {}) },
     fields: { ...FIELD_DEFAULTS, ...(raw.fields ?? {}) },
     capabilities: new Set(),
+    ...(raw.implementation ? { implementation: implementationOf(raw.implementation) } : {}),
     allowMutations: raw.allow_mutations ?? false,
     timeouts: timeoutsOf(raw.timeouts),
   };
   target.capabilities = deriveCapabilities(raw.capabilities ?? [], { ...target, baseUrl: target.baseUrl === EMBEDDED ? EMBEDDED_LOOPBACK : target.baseUrl });
   return target;
+}
+
+function implementationOf(raw: NonNullable<Profile['raw']['implementation']>): NonNullable<ResolvedTarget['implementation']> {
+  return { ...(raw.version ? { version: raw.version } : {}), ...(raw.version_header ? { versionHeader: raw.version_header.toLowerCase() } : {}) };
 }
 
 type UrlField = 'base_url' | 'auth_url' | 'control_url';

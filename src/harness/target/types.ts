@@ -70,6 +70,8 @@ export interface ResolvedTarget {
   /** Field names / JSON pointers the spec leaves "not shown" (e.g. the subscribe body's indication uid field). */
   fields: Record<string, string>;
   capabilities: Set<Capability>;
+  /** Profile `implementation`: a stated version and/or the (lower-cased) name of a response header carrying it. */
+  implementation?: { version?: string; versionHeader?: string };
   allowMutations: boolean;
   timeouts: { requestMs: number; pollIntervalMs: number; pollDeadlineMs: number; scenarioMs: number; maxPages: number };
 }
