@@ -14,7 +14,7 @@ import { describeImplementation, implementationVersion } from '../harness/report
 import { writeJunit } from '../harness/report/junit.js';
 import { readPlaywrightReport, scenariosOf, testResults } from '../harness/report/scenario-results.js';
 import { tallyTests, type TestTally } from '../harness/report/test-tally.js';
-import { scenarioOutcome, summarize, type FailOn, type VerdictSummary } from '../harness/report/verdicts.js';
+import { scenarioOutcome, summarize, type FailOn, type ScenarioOutcome, type VerdictSummary } from '../harness/report/verdicts.js';
 import { applyWaivers, defaultWaiversFile, loadWaivers, type Waiver } from '../harness/report/waivers.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
 import { FtfError } from '../shared/errors.js';
@@ -57,7 +57,7 @@ export function evaluateRun(options: EvaluateOptions): Evaluation {
     failOn: options.failOn,
     problems: [...waived.problems, ...runErrors],
     notes: waived.notes,
-    tests: tallyTests(tests, options.target?.environment ?? 'target'),
+    tests: tallyTests(tests.map((t) => ({ id: t.id, project: t.project, ...pick(scenarioOutcome(t, catalogue)) })), options.target?.environment ?? 'target'),
     implementation: implementationVersion(options.target?.implementation, tests.map((t) => t.record)),
   });
   mkdirSync(dirname(paths.verdicts), { recursive: true });
@@ -65,6 +65,8 @@ export function evaluateRun(options: EvaluateOptions): Evaluation {
   writeJunit(paths.junit, summary, { properties: { implementation_version: summary.implementation?.version } });
   return { summary, catalogue, waiversApplied: waived.applied, waiversFile };
 }
+
+const pick = ({ verdict, reason }: ScenarioOutcome): Pick<ScenarioOutcome, 'verdict' | 'reason'> => ({ verdict, ...(reason !== undefined ? { reason } : {}) });
 
 const ICON: Record<string, string> = { failed: 'FAIL', errored: 'ERROR', warning: 'WARN', waived: 'WAIVED', skipped: 'SKIP', 'not-applicable': 'N/A' };
 
@@ -128,7 +130,7 @@ function countLines(s: VerdictSummary): string[] {
   if (!n) return [scenarios];
   const envs = Object.entries(n.environments);
   const perEnv = envs.length > 1 ? ` (${envs.map(([e, x]) => `${e} ${x.total}`).join(', ')})` : '';
-  const tests = `${plural(n.total, 'test')}${perEnv}: ${n.passed} passed, ${n.failed} failed, ${n.errored} errored, ${n.skipped} skipped, ${n['not-applicable']} not applicable`;
+  const tests = `${plural(n.total, 'test')}${perEnv}: ${n.passed} passed, ${n.failed} failed, ${plural(n.warning, 'warning')}, ${n.errored} errored, ${n.skipped} skipped, ${n['not-applicable']} not applicable`;
   const why =
     envs.length > 1
       ? `each scenario runs once per environment (${envs.map(([e]) => e).join(', ')}); a scenario's verdict is its worst run, skipped only when every run skipped`

@@ -4,28 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
+import type { JSONReport, JSONReportTest } from '@playwright/test/reporter';
 import { scenarioResults } from '../../src/harness/report/scenario-results.js';
-import { demoReport, outcomes } from './helpers.js';
-
-const skippedRun = (t: JSONReportTest, project: string): JSONReportTest => ({
-  ...t,
-  projectName: project,
-  status: 'skipped',
-  annotations: [...t.annotations, { type: 'skip', description: 'production target: mutations need --allow-mutations and allow_mutations: true in the profile' }],
-  results: t.results.map((r) => ({ ...r, status: 'skipped', errors: [], annotations: [] })),
-});
-
-/** Every spec of the demo report gets a second run in project "production", made by `second`. */
-function twoProjects(second: (t: JSONReportTest, specTitle: string) => JSONReportTest): JSONReport {
-  const report = demoReport();
-  const dup = (s: JSONReportSuite): JSONReportSuite => ({
-    ...s,
-    specs: s.specs.map((sp) => ({ ...sp, tests: sp.tests.flatMap((t) => [{ ...t, projectName: 'sandbox' }, second(t, sp.title)]) })),
-    suites: (s.suites ?? []).map(dup),
-  });
-  return { ...report, suites: report.suites.map(dup) };
-}
+import { demoReport, outcomes, skippedRun, twoProjects } from './helpers.js';
 
 const verdictOf = (report: JSONReport, id: string) => outcomes(report).find((o) => o.id === id);
 
