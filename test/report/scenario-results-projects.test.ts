@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JSONReport, JSONReportTest } from '@playwright/test/reporter';
-import { scenarioResults } from '../../src/harness/report/scenario-results.js';
+import { scenarioResults, testResults } from '../../src/harness/report/scenario-results.js';
 import { demoReport, outcomes, skippedRun, twoProjects } from './helpers.js';
 
 const verdictOf = (report: JSONReport, id: string) => outcomes(report).find((o) => o.id === id);
@@ -37,5 +37,15 @@ describe('scenario results across two projects', () => {
     const health = scenarioResults(report).find((r) => r.id === 'demo.health');
     assert.equal(health?.project, 'production');
     assert.equal(verdictOf(report, 'demo.health')?.verdict, 'failed');
+  });
+
+  it("a test's scenario-file annotation is the scenario's file (the JUnit `file`), else the spec file", () => {
+    const report = twoProjects((t, title) => {
+      const second = skippedRun(t, 'production');
+      return title.startsWith('demo.health:') ? { ...second, annotations: [...second.annotations, { type: 'scenario-file', description: 'specs/demo/health.yaml' }] } : second;
+    });
+    const byId = new Map(testResults(report).map((r) => [`${r.project} ${r.id}`, r.file]));
+    assert.equal(byId.get('production demo.health'), 'specs/demo/health.yaml');
+    assert.match(byId.get('sandbox demo.health') ?? '', /conformance\.spec\.ts$/);
   });
 });
