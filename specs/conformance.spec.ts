@@ -3,7 +3,7 @@
  * @family + tags; one `clause` annotation per covered clause; Allure epic/feature/story). A broken scenario
  * file becomes a failing test carrying the loader's message, so the other scenarios still run.
  */
-import { dirname, relative } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NotApplicable } from '../src/harness/engine/errors.js';
 import { runScenario } from '../src/harness/engine/run.js';
@@ -21,16 +21,23 @@ import { missingCapabilities } from '../src/harness/target/capabilities.js';
 import { test as plainTest } from '@playwright/test';
 import { testTimeoutMs } from '../src/harness/target/bounds.js';
 import { test } from './fixtures.js';
+import { REPO_ROOT } from '../src/harness/repo-root.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 const SCENARIO_DIR = process.env.FTF_SPECS_DIR ?? SPECS_DIR;
 const suite = loadScenarioSuite(SCENARIO_DIR);
 
+/** The scenario's YAML path as reports show it: repository-relative (specs/<family>/<name>.yaml), else absolute. */
+function yamlPath(file: string): string {
+  const rel = relative(REPO_ROOT, file).split('\\').join('/');
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
 // Declared on Playwright's plain `test`: an invalid file is reported as invalid (file:line:col) without
 // waiting for the `target` fixture, whose server start may itself fail or time out.
 for (const problem of suite.problems) {
   // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern as the first argument
-  plainTest(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'] }, ({}, testInfo) => {
+  plainTest(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'], annotation: [{ type: 'scenario-file', description: yamlPath(problem.file) }] }, ({}, testInfo) => {
     const typed = problem.errors[0] ?? new FtfError('FTF_E_SCENARIO_INVALID', describeProblem(problem));
     const record = outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] });
     testInfo.annotations.push(encodeOutcome(record));
@@ -58,6 +65,7 @@ for (const scenario of suite.scenarios) {
       annotation: [
         ...scenario.covers.map((id) => ({ type: 'clause', description: id })),
         { type: 'scenario', description: scenario.id },
+        { type: 'scenario-file', description: yamlPath(scenario.source.file) },
         ...allureMeta.annotations,
       ],
     },

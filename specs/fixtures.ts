@@ -24,6 +24,7 @@ import { harSink } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
 import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/record-outcome.js';
 import { encodeOutcome } from '../src/harness/report/outcome.js';
+import { versionSink } from '../src/harness/report/implementation.js';
 import type { Exchange, ExchangeSink } from '../src/harness/http/types.js';
 import { loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
@@ -210,7 +211,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     evidence.har = harFile;
     // Inside the recorder: a refused production write is still recorded (as an error exchange) in the reports.
     const wire = guardProductionWrites(createPlaywrightTransport(request), target, cliAllowsMutations());
-    const transport = new RecordingTransport(wire, redactor, [attachmentSink(testInfo, evidence), har]);
+    // The profile's implementation.version_header: its values in the (redacted) responses go into the outcome record.
+    const version = target.implementation?.versionHeader ? [versionSink(target.implementation.versionHeader, evidence)] : [];
+    const transport = new RecordingTransport(wire, redactor, [attachmentSink(testInfo, evidence), har, ...version]);
     const auth = createAuthClient(target, transport, redactor);
     await use({
       target,

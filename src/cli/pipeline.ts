@@ -1,6 +1,7 @@
 /**
  * What happens after Playwright finished: verdicts from reports/results.json, waivers, verdicts.json, the
- * console summary, Allure environment/categories and the Allure HTML. Shared by `run` and `certify`.
+ * JUnit XML (junit.xml, from the same verdicts), the console summary, Allure environment/categories and the
+ * Allure HTML. Shared by `run` and `certify`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,8 +10,11 @@ import { writeAllureSupportFiles } from '../harness/report/allure.js';
 import { loadClauseCatalogue, type ClauseCatalogue } from '../harness/spec/clauses.js';
 import { reportPaths } from '../harness/report/paths.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
-import { readPlaywrightReport, scenarioResults } from '../harness/report/scenario-results.js';
-import { scenarioOutcome, summarize, type FailOn, type VerdictSummary } from '../harness/report/verdicts.js';
+import { describeImplementation, implementationVersion } from '../harness/report/implementation.js';
+import { writeJunit } from '../harness/report/junit.js';
+import { readPlaywrightReport, scenariosOf, testResults } from '../harness/report/scenario-results.js';
+import { tallyTests, type TestTally } from '../harness/report/test-tally.js';
+import { scenarioOutcome, summarize, type FailOn, type ScenarioOutcome, type VerdictSummary } from '../harness/report/verdicts.js';
 import { applyWaivers, defaultWaiversFile, loadWaivers, type Waiver } from '../harness/report/waivers.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
 import { FtfError } from '../shared/errors.js';
@@ -23,6 +27,8 @@ export interface EvaluateOptions {
   certification?: boolean;
   filtered?: boolean;
   today?: string;
+  /** The target's environment (names an external target's single project) and its profile `implementation`. */
+  target?: Pick<ResolvedTarget, 'environment' | 'implementation'>;
 }
 
 export interface Evaluation {
@@ -36,7 +42,8 @@ export function evaluateRun(options: EvaluateOptions): Evaluation {
   const paths = reportPaths();
   const catalogue = loadClauseCatalogue();
   const report = readPlaywrightReport(paths.playwrightJson);
-  const outcomes = scenarioResults(report).map((r) => scenarioOutcome(r, catalogue));
+  const tests = testResults(report);
+  const outcomes = scenariosOf(tests).map((r) => scenarioOutcome(r, catalogue));
   const waiversFile = options.waiversFile ?? defaultWaiversFile(options.profileFile);
   const waivers = loadWaivers(waiversFile);
   const waived = applyWaivers(outcomes, waivers, catalogue, {
@@ -46,17 +53,25 @@ export function evaluateRun(options: EvaluateOptions): Evaluation {
   });
   // Errors outside any test (config errors, worker crashes) mean the run cannot be trusted.
   const runErrors = (report.errors ?? []).map((e) => `Playwright: ${(e.message ?? String(e)).split('\n')[0]}`);
-  const summary = summarize(waived.scenarios, catalogue, { failOn: options.failOn, problems: [...waived.problems, ...runErrors], notes: waived.notes });
+  const summary = summarize(waived.scenarios, catalogue, {
+    failOn: options.failOn,
+    problems: [...waived.problems, ...runErrors],
+    notes: waived.notes,
+    tests: tallyTests(tests.map((t) => ({ id: t.id, project: t.project, ...pick(scenarioOutcome(t, catalogue)) })), options.target?.environment ?? 'target'),
+    implementation: implementationVersion(options.target?.implementation, tests.map((t) => t.record)),
+  });
   mkdirSync(dirname(paths.verdicts), { recursive: true });
   writeFileSync(paths.verdicts, JSON.stringify(summary, null, 2));
+  writeJunit(paths.junit, summary, { properties: { implementation_version: summary.implementation?.version } });
   return { summary, catalogue, waiversApplied: waived.applied, waiversFile };
 }
+
+const pick = ({ verdict, reason }: ScenarioOutcome): Pick<ScenarioOutcome, 'verdict' | 'reason'> => ({ verdict, ...(reason !== undefined ? { reason } : {}) });
 
 const ICON: Record<string, string> = { failed: 'FAIL', errored: 'ERROR', warning: 'WARN', waived: 'WAIVED', skipped: 'SKIP', 'not-applicable': 'N/A' };
 
 /** The verdict block printed after the Playwright progress display. */
 export function formatSummary(s: VerdictSummary): string {
-  const t = s.totals;
   const lines = ['', '=== FTF conformance verdict'];
   const attention = s.scenarios.filter((x) => ['failed', 'errored', 'warning', 'waived'].includes(x.verdict));
   for (const x of attention) {
@@ -70,21 +85,59 @@ export function formatSummary(s: VerdictSummary): string {
     if (x.waivedBy) lines.push(`       waived by ${x.waivedBy.join('; ')}`);
     if (x.verdict !== 'waived') lines.push(`       reproduce: npx ftf-conformance run --grep ${shellQuote(escapeRegExp(x.title))}`);
   }
-  const skippedReasons = new Map<string, number>();
-  for (const x of s.scenarios) if (x.verdict === 'skipped' || x.verdict === 'not-applicable') skippedReasons.set(x.reason ?? x.verdict, (skippedReasons.get(x.reason ?? x.verdict) ?? 0) + 1);
-  for (const [reason, n] of skippedReasons) lines.push(`SKIP   ${n} scenario${n === 1 ? '' : 's'}: ${reason}`);
+  lines.push(...skipLines(s));
   for (const p of s.problems) lines.push(`PROBLEM ${p}`);
   for (const n of s.notes) lines.push(`note   ${n}`);
   if (s.unknownClauses.length) lines.push(`note   scenarios name clause ids missing from clauses.yaml: ${s.unknownClauses.join(', ')}`);
   const clauseFails = s.clauses.filter((c) => c.verdict === 'failed' || c.verdict === 'errored').map((c) => c.id);
   if (clauseFails.length) lines.push(`clauses broken: ${clauseFails.join(', ')}`);
-  lines.push(
-    `${t.total} scenarios: ${t.passed} passed, ${t.failed} failed, ${t.warning} warnings, ${t.errored} errored, ${t.waived} waived, ${t.skipped} skipped, ${t['not-applicable']} not applicable`,
-  );
+  lines.push(...countLines(s));
+  if (s.implementation) lines.push(`implementation version: ${describeImplementation(s.implementation)}`);
   const verdict =
     s.overall === 'nothing-tested' ? 'NOTHING TESTED (no scenario executed: this is not a pass)' : s.overall === 'conformant' ? 'CONFORMANT' : 'NON-CONFORMANT';
   lines.push(`verdict: ${verdict} (fail on ${s.failOn})`);
   return lines.join('\n');
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Where the tests of one skip reason were: `sandbox 3, production 9` (nothing when there is one environment). */
+function whereSkipped(environments: Record<string, number>, tally: TestTally): string {
+  return Object.keys(tally.environments).length > 1 ? `  [${Object.entries(environments).map(([e, n]) => `${e} ${n}`).join(', ')}]` : '';
+}
+
+/**
+ * Every skip and not-applicable reason with its count of tests (per environment when there are several), from
+ * the tests' records; without test counts (a summary built elsewhere), the scenarios' reasons.
+ */
+function skipLines(s: VerdictSummary): string[] {
+  if (s.tests) {
+    return s.tests.skipReasons.map((r) => `${r.notApplicable ? 'N/A ' : 'SKIP'}   ${r.count} × ${r.reason}${whereSkipped(r.environments, s.tests!)}`);
+  }
+  const reasons = new Map<string, number>();
+  for (const x of s.scenarios) if (x.verdict === 'skipped' || x.verdict === 'not-applicable') reasons.set(x.reason ?? x.verdict, (reasons.get(x.reason ?? x.verdict) ?? 0) + 1);
+  return [...reasons].map(([reason, n]) => `SKIP   ${plural(n, 'scenario')}: ${reason}`);
+}
+
+/**
+ * The counts: tests (Playwright's unit: one per scenario and project) reconciled with scenarios (the verdict's
+ * unit: a scenario's runs merged, the worst decides, a skip only when every run skipped).
+ */
+function countLines(s: VerdictSummary): string[] {
+  const t = s.totals;
+  const scenarios = `${plural(t.total, 'scenario')}: ${t.passed} passed, ${t.failed} failed, ${plural(t.warning, 'warning')}, ${t.errored} errored, ${t.waived} waived, ${t.skipped} skipped, ${t['not-applicable']} not applicable`;
+  const n = s.tests;
+  if (!n) return [scenarios];
+  const envs = Object.entries(n.environments);
+  const perEnv = envs.length > 1 ? ` (${envs.map(([e, x]) => `${e} ${x.total}`).join(', ')})` : '';
+  const tests = `${plural(n.total, 'test')}${perEnv}: ${n.passed} passed, ${n.failed} failed, ${plural(n.warning, 'warning')}, ${n.errored} errored, ${n.skipped} skipped, ${n['not-applicable']} not applicable`;
+  const why =
+    envs.length > 1
+      ? `each scenario runs once per environment (${envs.map(([e]) => e).join(', ')}); a scenario's verdict is its worst run, skipped only when every run skipped`
+      : n.total === t.total
+        ? 'one test per scenario'
+        : 'tests and scenarios differ: a scenario id ran more than once';
+  return [`${tests}`, `  = ${scenarios}`, `  (${why})`];
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -95,7 +148,11 @@ export function harnessVersion(): string {
 }
 
 /** Environment + categories into allure-results, then the HTML. A broken report never changes the verdict. */
-export function publishAllure(target: ResolvedTarget, catalogue: ClauseCatalogue, options: { build: boolean; embedded?: boolean }): string | undefined {
+export function publishAllure(
+  target: ResolvedTarget,
+  catalogue: ClauseCatalogue,
+  options: { build: boolean; embedded?: boolean; implementation?: VerdictSummary['implementation'] },
+): string | undefined {
   const paths = reportPaths();
   writeAllureSupportFiles(paths.allureResults, {
     targetName: target.name,
@@ -105,6 +162,7 @@ export function publishAllure(target: ResolvedTarget, catalogue: ClauseCatalogue
     capabilities: [...target.capabilities].sort(),
     specSha256: catalogue.specSha256,
     harnessVersion: harnessVersion(),
+    ...(options.implementation && options.implementation.source !== 'none' ? { implementationVersion: describeImplementation(options.implementation) } : {}),
   });
   if (!options.build) return undefined;
   try {

@@ -22,7 +22,7 @@ test('run: conformant run exits 0 and writes verdicts + Allure environment/categ
   const r = await cli('run', '--no-report', '--tag', 'smoke', '--grep', 'health');
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /verdict: CONFORMANT/);
-  assert.match(r.out, /SKIP {3}1 scenario: needs production/);
+  assert.match(r.out, /^SKIP {3}1 × needs production: the target profile does not declare it$/m);
   const call = fake.calls[0]!;
   assert.deepEqual(call.args.slice(0, 3), ['playwright', 'test', '--grep']);
   assert.equal(call.args[3], '(?=.*(?:health))(?=.*@smoke\\b)');

@@ -21,7 +21,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function fakeRun(tests: Array<{ title: string; status: string; result?: string; duration?: number; message?: string }>, opts: Partial<CatalogueRun> = {}): CatalogueRun {
   const reportsDir = join(dir, `r${Math.random().toString(36).slice(2)}`);
   mkdirSync(reportsDir);
-  writeFileSync(join(reportsDir, 'junit.xml'), '<testsuites/>');
+  writeFileSync(join(reportsDir, 'outcomes.json'), '{"outcomes":[]}');
   const result = (t: (typeof tests)[number]): PwResult => ({
     status: t.result ?? (t.status === 'skipped' ? 'skipped' : 'failed'),
     duration: t.duration ?? 100, workerIndex: 0, parallelIndex: 0, startTime: '',
@@ -61,7 +61,7 @@ describe('judging a hostile run', () => {
 
   it('a run without reports is a problem', () => {
     const s = judgeHostileRun({ ...fakeRun([]), results: undefined, reportsDir: join(dir, 'none') }, bounds);
-    assert.match(s.problems.join('\n'), /junit\.xml was not written[\s\S]*results\.json was not written/);
+    assert.match(s.problems.join('\n'), /outcomes\.json was not written[\s\S]*results\.json was not written/);
   });
 
   it('READABLE rejects a bare stack and a URL without a method', () => {

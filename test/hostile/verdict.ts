@@ -36,7 +36,8 @@ export function judgeHostileRun(run: CatalogueRun, bounds: { limitMs: number; ou
   if (run.exitCode === 0) problems.push('playwright exited 0 against a hostile target');
   const unhandled = /.*(Unhandled|uncaught).*/i.exec(run.stderr) ?? /.*\b(Unhandled (promise )?rejection|uncaughtException)\b.*/i.exec(run.stdout);
   if (unhandled) problems.push(`unhandled error in the console output: ${unhandled[0].slice(0, 300)}`);
-  if (!existsSync(join(run.reportsDir, 'junit.xml'))) problems.push('reports/junit.xml was not written');
+  // junit.xml is the CLI's (written from the verdicts after the run); Playwright's own reporters write these.
+  if (!existsSync(join(run.reportsDir, 'outcomes.json'))) problems.push('reports/outcomes.json was not written');
   if (!run.results) {
     problems.push('reports/results.json was not written');
     return { total: 0, failed: 0, skipped: 0, skips: [], maxScenarioMs: 0, problems };

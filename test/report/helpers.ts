@@ -1,7 +1,7 @@
 /** Shared helpers of the report tests: the recorded Playwright report fixture and ways to vary it. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JSONReport, JSONReportSpec, JSONReportSuite } from '@playwright/test/reporter';
+import type { JSONReport, JSONReportSpec, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { scenarioResults } from '../../src/harness/report/scenario-results.js';
@@ -43,4 +43,24 @@ export function spec(report: JSONReport, id: string): JSONReportSpec {
 
 export function outcomes(report: JSONReport): ScenarioOutcome[] {
   return scenarioResults(report).map((r) => scenarioOutcome(r, catalogue));
+}
+
+/** The test as skipped in `project` (the production guard's reason). */
+export const skippedRun = (t: JSONReportTest, project: string): JSONReportTest => ({
+  ...t,
+  projectName: project,
+  status: 'skipped',
+  annotations: [...t.annotations, { type: 'skip', description: 'production target: mutations need --allow-mutations and allow_mutations: true in the profile' }],
+  results: t.results.map((r) => ({ ...r, status: 'skipped', errors: [], annotations: [] })),
+});
+
+/** Every spec of the demo report gets a second run in project "production", made by `second`. */
+export function twoProjects(second: (t: JSONReportTest, specTitle: string) => JSONReportTest): JSONReport {
+  const report = demoReport();
+  const dup = (s: JSONReportSuite): JSONReportSuite => ({
+    ...s,
+    specs: s.specs.map((sp) => ({ ...sp, tests: sp.tests.flatMap((t) => [{ ...t, projectName: 'sandbox' }, second(t, sp.title)]) })),
+    suites: (s.suites ?? []).map(dup),
+  });
+  return { ...report, suites: report.suites.map(dup) };
 }

@@ -126,13 +126,13 @@ describe('the outcome reporter', () => {
       const project = { project: () => ({ name: 'sandbox' }) };
       const test = (id: string, annotations: TestCase['annotations']): TestCase => ({ id, title: `${id}: t`, timeout: 1000, annotations, parent: project } as unknown as TestCase);
       const result = (status: TestResult['status'], annotations: TestResult['annotations'] = []): TestResult => ({ status, annotations, duration: 5, errors: [{ message: '\u001b[31mTest timeout of 1000ms exceeded.\u001b[39m' }] } as unknown as TestResult);
-      reporter.onTestEnd(test('a.fail', [{ type: 'scenario', description: 'a.fail' }, { type: 'clause', description: 'RES-HEALTH' }]), result('failed', [encodeOutcome(failedRecord())]));
+      reporter.onTestEnd(test('a.fail', [{ type: 'scenario', description: 'a.fail' }, { type: 'scenario-file', description: 'specs/a/fail.yaml' }, { type: 'clause', description: 'RES-HEALTH' }]), result('failed', [encodeOutcome(failedRecord())]));
       reporter.onTestEnd(test('b.slow', [{ type: 'scenario', description: 'b.slow' }, { type: 'clause', description: 'RES-HEALTH' }]), result('timedOut'));
       reporter.onEnd();
-      const { outcomes } = JSON.parse(readFileSync(file, 'utf8')) as { outcomes: Array<OutcomeRecord & { scenario: string; project: string; covers: string[] }> };
-      assert.deepEqual(outcomes.map((o) => [o.scenario, o.project, o.status, o.code, o.covers]), [
-        ['a.fail', 'sandbox', 'failed', 'FTF_E_CHECK_FAILED', ['RES-HEALTH']],
-        ['b.slow', 'sandbox', 'errored', 'FTF_E_SCENARIO_TIMEOUT', ['RES-HEALTH']],
+      const { outcomes } = JSON.parse(readFileSync(file, 'utf8')) as { outcomes: Array<OutcomeRecord & { scenario: string; project: string; covers: string[]; file?: string }> };
+      assert.deepEqual(outcomes.map((o) => [o.scenario, o.project, o.status, o.code, o.covers, o.file]), [
+        ['a.fail', 'sandbox', 'failed', 'FTF_E_CHECK_FAILED', ['RES-HEALTH'], 'specs/a/fail.yaml'],
+        ['b.slow', 'sandbox', 'errored', 'FTF_E_SCENARIO_TIMEOUT', ['RES-HEALTH'], undefined],
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

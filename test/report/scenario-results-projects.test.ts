@@ -4,28 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
-import { scenarioResults } from '../../src/harness/report/scenario-results.js';
-import { demoReport, outcomes } from './helpers.js';
-
-const skippedRun = (t: JSONReportTest, project: string): JSONReportTest => ({
-  ...t,
-  projectName: project,
-  status: 'skipped',
-  annotations: [...t.annotations, { type: 'skip', description: 'production target: mutations need --allow-mutations and allow_mutations: true in the profile' }],
-  results: t.results.map((r) => ({ ...r, status: 'skipped', errors: [], annotations: [] })),
-});
-
-/** Every spec of the demo report gets a second run in project "production", made by `second`. */
-function twoProjects(second: (t: JSONReportTest, specTitle: string) => JSONReportTest): JSONReport {
-  const report = demoReport();
-  const dup = (s: JSONReportSuite): JSONReportSuite => ({
-    ...s,
-    specs: s.specs.map((sp) => ({ ...sp, tests: sp.tests.flatMap((t) => [{ ...t, projectName: 'sandbox' }, second(t, sp.title)]) })),
-    suites: (s.suites ?? []).map(dup),
-  });
-  return { ...report, suites: report.suites.map(dup) };
-}
+import type { JSONReport, JSONReportTest } from '@playwright/test/reporter';
+import { scenarioResults, testResults } from '../../src/harness/report/scenario-results.js';
+import { demoReport, outcomes, skippedRun, twoProjects } from './helpers.js';
 
 const verdictOf = (report: JSONReport, id: string) => outcomes(report).find((o) => o.id === id);
 
@@ -56,5 +37,15 @@ describe('scenario results across two projects', () => {
     const health = scenarioResults(report).find((r) => r.id === 'demo.health');
     assert.equal(health?.project, 'production');
     assert.equal(verdictOf(report, 'demo.health')?.verdict, 'failed');
+  });
+
+  it("a test's scenario-file annotation is the scenario's file (the JUnit `file`), else the spec file", () => {
+    const report = twoProjects((t, title) => {
+      const second = skippedRun(t, 'production');
+      return title.startsWith('demo.health:') ? { ...second, annotations: [...second.annotations, { type: 'scenario-file', description: 'specs/demo/health.yaml' }] } : second;
+    });
+    const byId = new Map(testResults(report).map((r) => [`${r.project} ${r.id}`, r.file]));
+    assert.equal(byId.get('production demo.health'), 'specs/demo/health.yaml');
+    assert.match(byId.get('sandbox demo.health') ?? '', /conformance\.spec\.ts$/);
   });
 });

@@ -51,6 +51,7 @@ export async function runSuite(
     if (!opts.evaluateOnly) {
       // Results of an earlier run must never leak into this run's verdict, Allure report or certificate evidence.
       rmSync(paths.playwrightJson, { force: true });
+      rmSync(paths.junit, { force: true });
       rmSync(paths.har, { recursive: true, force: true });
       rmSync(paths.allureResults, { recursive: true, force: true });
       rmSync(join(paths.root, DIGESTS_FILE), { force: true });
@@ -70,10 +71,15 @@ export async function runSuite(
       certification: opts.certification,
       filtered,
       ...(opts.waivers ? { waiversFile: opts.waivers } : {}),
+      target: open.target,
     });
     console.log(formatSummary(evaluation.summary));
     if (evaluation.summary.overall === 'nothing-tested' && filtered && evaluation.summary.problems.length === 0) console.log(`${command}: the selection (--grep/--tag/--shard) matched no runnable scenario`);
-    const note = publishAllure(open.target, evaluation.catalogue, { build: opts.report, embedded: open.embedded });
+    const note = publishAllure(open.target, evaluation.catalogue, {
+      build: opts.report,
+      embedded: open.embedded,
+      ...(evaluation.summary.implementation ? { implementation: evaluation.summary.implementation } : {}),
+    });
     if (note) console.log(note);
     // Every file this run wrote, Allure HTML included, is searched for the run's secrets: a hit is a harness bug (exit 3).
     assertRunLeakFree({

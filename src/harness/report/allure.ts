@@ -84,6 +84,8 @@ export interface AllureEnvironment {
   specSha256: string;
   harnessVersion: string;
   harnessCommit?: string;
+  /** The implementation under test (implementation.ts describeImplementation), when the profile says how to know it. */
+  implementationVersion?: string;
 }
 
 /** Java properties escaping (Allure reads environment.properties with a properties parser). */
@@ -102,6 +104,7 @@ export function writeAllureSupportFiles(resultsDir: string, env: AllureEnvironme
     ['Spec.sha256', env.specSha256],
     ['Harness.version', env.harnessVersion],
     ...(env.harnessCommit ? ([['Harness.commit', env.harnessCommit]] as [string, string][]) : []),
+    ...(env.implementationVersion ? ([['Implementation.version', env.implementationVersion]] as [string, string][]) : []),
   ];
   writeFileSync(join(resultsDir, 'environment.properties'), entries.map(([k, v]) => `${prop(k)}=${prop(v)}`).join('\n') + '\n');
 }

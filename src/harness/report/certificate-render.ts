@@ -1,6 +1,7 @@
 /** Readable renderings of a certificate: Markdown and one self-contained, escaped HTML page. */
 import { specArea } from '../spec/clauses.js';
 import type { Certificate } from './certificate.js';
+import { describeImplementation } from './implementation.js';
 
 const MARK: Record<string, string> = {
   passed: 'PASS', failed: 'FAIL', warning: 'WARN', errored: 'ERROR', waived: 'WAIVED', skipped: 'SKIP', 'not-applicable': 'N/A', 'not-tested': 'NOT TESTED',
@@ -20,7 +21,8 @@ export function certificateMarkdown(c: Certificate): string {
     `| Target | ${md(c.target.base_url)} (${md(c.target.environment)}) |`,
     `| Auth URL | ${md(c.target.auth_url)} |`,
     `| Capabilities | ${c.target.capabilities.map(md).join(', ') || 'none'} |`,
-    `| Harness | ${md(c.harness.name)} ${md(c.harness.version)}, commit ${md(c.harness.commit)} |`,
+    `| Implementation | ${md(describeImplementation(c.implementation))} |`,
+        `| Harness | ${md(c.harness.name)} ${md(c.harness.version)}, commit ${md(c.harness.commit)} |`,
     `| Spec sha256 | \`${c.spec.sha256}\` |`,
     `| Run | ${c.run.started_at} to ${c.run.finished_at} |`,
     `| Scenarios | ${t.total} total, ${t.executed} executed: ${t.passed} passed, ${t.failed} failed, ${t.warning} warnings, ${t.errored} errored, ${t.waived} waived, ${t.skipped} skipped, ${t['not-applicable']} not applicable |`,
@@ -31,6 +33,12 @@ export function certificateMarkdown(c: Certificate): string {
     '| Area | Clause | Level | Verdict | Scenarios |',
     '|---|---|---|---|---|',
     ...c.clauses.map((x) => `| ${specArea(x.id)} | ${x.id} | ${x.level} | ${MARK[x.verdict] ?? x.verdict} | ${x.scenarios.map((s) => `${md(s.id)} (${s.verdict})`).join(', ') || '-'} |`),
+    '',
+    '## Skips per environment',
+    '',
+    '| Environment | Tests | Skipped | Not applicable | Reasons |',
+    '|---|---|---|---|---|',
+    ...c.skips.map((e) => `| ${md(e.environment)} | ${e.tests} | ${e.skipped} | ${e.not_applicable} | ${e.reasons.map((r) => `${r.count} × ${md(r.reason)}${r.not_applicable ? ' (n/a)' : ''}`).join('; ') || '-'} |`),
     '',
     '## Scenarios not passed',
     '',
@@ -68,6 +76,7 @@ code{font-size:12px;word-break:break-all}
 ${row(['Target', `${e(c.target.base_url)} (${e(c.target.environment)})`])}
 ${row(['Auth URL', e(c.target.auth_url)])}
 ${row(['Capabilities', e(c.target.capabilities.join(', ') || 'none')])}
+${row(['Implementation', e(describeImplementation(c.implementation))])}
 ${row(['Harness', `${e(c.harness.name)} ${e(c.harness.version)}, commit <code>${e(c.harness.commit)}</code>`])}
 ${row(['Spec sha256', `<code>${e(c.spec.sha256)}</code>`])}
 ${row(['Run', `${e(c.run.started_at)} to ${e(c.run.finished_at)}`])}
@@ -77,6 +86,10 @@ ${row(['Signed by', `Ed25519 key sha256 <code>${e(c.signature.public_key_sha256)
 <h2>Clauses</h2>
 <table><tr><th>Area</th><th>Clause</th><th>Level</th><th>Verdict</th><th>Scenarios</th></tr>
 ${c.clauses.map((x) => row([e(specArea(x.id)), e(x.id), e(x.level), badge(x.verdict), e(x.scenarios.map((s) => `${s.id} (${s.verdict})`).join(', ') || '-')])).join('\n')}
+</table>
+<h2>Skips per environment</h2>
+<table><tr><th>Environment</th><th>Tests</th><th>Skipped</th><th>Not applicable</th><th>Reasons</th></tr>
+${c.skips.map((x) => row([e(x.environment), String(x.tests), String(x.skipped), String(x.not_applicable), e(x.reasons.map((r) => `${r.count} × ${r.reason}${r.not_applicable ? ' (n/a)' : ''}`).join('; ') || '-')])).join('\n')}
 </table>
 <h2>Scenarios not passed</h2>
 <table><tr><th>Verdict</th><th>Scenario</th><th>Clauses</th><th>Reason</th></tr>

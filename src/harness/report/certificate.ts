@@ -10,6 +10,7 @@ import { canonicalJson } from './canonical-json.js';
 import { sha256, type ClauseCatalogue } from '../spec/clauses.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { signPayload, verifyPayload, publicKeyFingerprint, type SigningKey } from './signing.js';
+import type { ImplementationVersion } from './implementation.js';
 import type { ClauseVerdict, OverallVerdict, ScenarioVerdict, Totals, VerdictSummary } from './verdicts.js';
 import type { Waiver } from './waivers.js';
 
@@ -27,10 +28,14 @@ export interface CertificateBody {
   format: typeof CERTIFICATE_FORMAT;
   target: CertificateTarget;
   harness: { name: string; version: string; commit: string };
+  /** The implementation under test (profile `implementation`; implementation.ts). */
+  implementation: ImplementationVersion;
   spec: { file: string; sha256: string; clauses_sha256: string };
   files: { scenarios: Record<string, string>; schemas: Record<string, string> };
   run: { started_at: string; finished_at: string; fail_on: string; certification: boolean };
   verdict: { overall: OverallVerdict; totals: Totals };
+  /** Per environment (Playwright project; an external target: its profile's environment): tests run and skipped, by reason. */
+  skips: CertificateSkips[];
   clauses: { id: string; level: string; verdict: ClauseVerdict; scenarios: { id: string; verdict: ScenarioVerdict }[] }[];
   scenarios: {
     id: string; title: string; file: string; verdict: ScenarioVerdict; clauses: string[]; reason?: string; waived_by?: string[];
@@ -40,6 +45,14 @@ export interface CertificateBody {
   waivers: { target: string; owner: string; expires: string; reason: string }[];
   problems: string[];
   evidence: { file: string; sha256: string; entries: number }[];
+}
+
+export interface CertificateSkips {
+  environment: string;
+  tests: number;
+  skipped: number;
+  not_applicable: number;
+  reasons: { reason: string; count: number; not_applicable: boolean }[];
 }
 
 export interface Certificate extends CertificateBody {
@@ -71,7 +84,9 @@ export function buildCertificateBody(input: CertificateInput): CertificateBody {
       schemas: hashTree(input.schemaDir ?? join(REPO_ROOT, 'schemas'), /\.(json|ya?ml)$/),
     },
     run: { started_at: input.startedAt, finished_at: input.finishedAt, fail_on: summary.failOn, certification: true },
+    implementation: summary.implementation ?? { source: 'none', observed: [] },
     verdict: { overall: summary.overall, totals: summary.totals },
+    skips: skipsOf(summary, input.target.environment),
     clauses: summary.clauses.map((c) => ({ id: c.id, level: c.level, verdict: c.verdict, scenarios: c.scenarios })),
     scenarios: summary.scenarios.map((s) => ({
       id: s.id,
@@ -89,6 +104,30 @@ export function buildCertificateBody(input: CertificateInput): CertificateBody {
     problems: summary.problems,
     evidence: input.evidence,
   };
+}
+
+/** From the run's test tally; a summary without one (built from scenarios only) counts its scenarios under the target's environment. */
+function skipsOf(summary: VerdictSummary, environment: string): CertificateSkips[] {
+  if (summary.tests) {
+    return Object.entries(summary.tests.environments).map(([env, e]) => ({
+      environment: env,
+      tests: e.total,
+      skipped: e.skipped,
+      not_applicable: e['not-applicable'],
+      reasons: e.skipReasons.map((r) => ({ reason: r.reason.slice(0, 500), count: r.count, not_applicable: r.notApplicable })),
+    }));
+  }
+  const reasons = new Map<string, { reason: string; count: number; not_applicable: boolean }>();
+  for (const s of summary.scenarios) {
+    if (s.verdict !== 'skipped' && s.verdict !== 'not-applicable') continue;
+    const reason = (s.reason ?? s.verdict).slice(0, 500);
+    const key = `${s.verdict}\u0000${reason}`;
+    const r = reasons.get(key) ?? { reason, count: 0, not_applicable: s.verdict === 'not-applicable' };
+    r.count++;
+    reasons.set(key, r);
+  }
+  const t = summary.totals;
+  return [{ environment, tests: t.total, skipped: t.skipped, not_applicable: t['not-applicable'], reasons: [...reasons.values()].sort((a, b) => b.count - a.count) }];
 }
 
 export function signCertificate(body: CertificateBody, key: SigningKey): Certificate {

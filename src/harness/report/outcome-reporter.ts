@@ -1,6 +1,6 @@
 /**
  * Playwright reporter writing every test's outcome record (outcome.ts) to one file, default
- * reports/outcomes.json: `{ outcomes: [{ project, title, scenario, covers, durationMs, ...record }] }`.
+ * reports/outcomes.json: `{ outcomes: [{ project, title, scenario, covers, file?, durationMs, ...record }] }`.
  * It sees every test end, including those that never reached the entry's catch (timeouts, interrupted runs,
  * crashed workers): readOutcome turns Playwright's status into an errored record with the reason.
  * Configure as `['./src/harness/report/outcome-reporter.ts', { outputFile }]`.
@@ -17,6 +17,8 @@ export interface OutcomeEntry extends OutcomeRecord {
   scenario: string;
   /** Clauses the scenario covers (`clause` annotations); `clauses` are those its failing check broke. */
   covers: string[];
+  /** The scenario's YAML file (`scenario-file` annotation), when the test is a YAML scenario. */
+  file?: string;
   durationMs: number;
 }
 
@@ -26,12 +28,14 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 export function outcomeEntry(test: TestCase, result: TestResult): OutcomeEntry {
   const annotations = [...test.annotations, ...result.annotations];
   const firstError = result.errors[0]?.message?.replace(ANSI, '').split('\n')[0];
+  const file = annotations.find((a) => a.type === 'scenario-file')?.description;
   const record = readOutcome({ annotations, lastStatus: result.status, timeoutMs: test.timeout, ...(firstError ? { firstErrorLine: firstError } : {}) });
   return {
     project: test.parent.project()?.name ?? '',
     title: test.title,
     scenario: annotations.find((a) => a.type === 'scenario')?.description ?? test.title,
     covers: [...new Set(annotations.filter((a) => a.type === 'clause' && a.description).map((a) => a.description!))],
+    ...(file ? { file } : {}),
     durationMs: result.duration,
     ...record,
   };

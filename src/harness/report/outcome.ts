@@ -39,6 +39,8 @@ export interface OutcomeRecord {
   /** The test's HAR file (redacted). */
   har?: string;
   warnings: OutcomeWarning[];
+  /** Values of the profile's `implementation.version_header` in the test's responses (implementation.ts). */
+  implementationVersions?: string[];
 }
 
 /** What the reader needs from a Playwright test, whichever API it came through (JSON report or reporter). */
@@ -124,7 +126,14 @@ function noRecord(facts: TestFacts, partial?: OutcomeRecord): OutcomeRecord {
   const why = facts.firstErrorLine?.trim();
   return {
     ...EMPTY,
-    ...(partial ? { exchanges: partial.exchanges, ...(partial.har ? { har: partial.har } : {}), warnings: partial.warnings } : {}),
+    ...(partial
+      ? {
+          exchanges: partial.exchanges,
+          ...(partial.har ? { har: partial.har } : {}),
+          warnings: partial.warnings,
+          ...(partial.implementationVersions ? { implementationVersions: partial.implementationVersions } : {}),
+        }
+      : {}),
     status: 'errored',
     code: 'FTF_E_INTERNAL',
     kind: 'internal',

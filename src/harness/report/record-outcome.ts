@@ -16,6 +16,8 @@ import { outcomeLine, type OutcomeRecord, type OutcomeWarning } from './outcome.
 export interface Evidence {
   exchanges: string[];
   har?: string;
+  /** Values of the profile's implementation version header seen so far (implementation.ts versionSink). */
+  implementationVersions?: string[];
 }
 
 export interface OutcomeContext {
@@ -59,8 +61,13 @@ export function warningsOf(checks: readonly CheckResult[], covers: readonly stri
   return checks.filter((c) => !c.passed && c.severity === 'should').map((c) => ({ check: c.check, message: c.message, clauses: [...(c.clauses ?? covers)] }));
 }
 
-function evidence(ctx: OutcomeContext): Pick<OutcomeRecord, 'exchanges' | 'har'> {
-  return { exchanges: [...ctx.evidence.exchanges], ...(ctx.evidence.har ? { har: ctx.evidence.har } : {}) };
+function evidence(ctx: OutcomeContext): Pick<OutcomeRecord, 'exchanges' | 'har' | 'implementationVersions'> {
+  const versions = ctx.evidence.implementationVersions;
+  return {
+    exchanges: [...ctx.evidence.exchanges],
+    ...(ctx.evidence.har ? { har: ctx.evidence.har } : {}),
+    ...(versions && versions.length > 0 ? { implementationVersions: [...versions] } : {}),
+  };
 }
 
 export function passedOutcome(ctx: OutcomeContext): OutcomeRecord {

@@ -1,5 +1,5 @@
 /**
- * The one reporter playwright.config.ts lists. It constructs the real reporters (list/line, html, junit,
+ * The one reporter playwright.config.ts lists. It constructs the real reporters (list/line, html,
  * json, allure-playwright, blob...) from its `reporters` option and forwards every callback to them after
  * redacting every payload in place: test and step errors (message, stack, snippet, value, cause), step
  * titles, attachments (bodies and files on disk), stdout/stderr chunks (and the result's copies of them),

@@ -4,6 +4,7 @@
  *   { type: 'clause', description: 'RES-DATE' }           one per covered clause
  *   { type: 'scenario', description: 'token.cc-reuse' }   the scenario id (default: the test title);
  *                                                         a value ending in .yaml is taken as the scenario file
+ *   { type: 'scenario-file', description: 'specs/token/cc-reuse.yaml' }  the scenario's YAML file
  *   { type: 'allure.label.feature' | 'family', ... }      the scenario family (else specs/<family>/ of the file)
  *   { type: 'skip', description: 'needs consent: ...' }   set by test.skip(cond, reason)
  *   { type: 'not-applicable', description: 'why' }        the scenario does not apply to this target
@@ -62,21 +63,27 @@ export function readPlaywrightReport(file: string): JSONReport {
 const ANSI = /\u001b\[[0-9;]*m/g;
 export const stripAnsi = (s: string): string => s.replace(ANSI, '');
 
-export function scenarioResults(report: JSONReport): ScenarioResult[] {
+/** One result per Playwright test: a scenario appears once per project (sandbox and production: twice). */
+export function testResults(report: JSONReport): ScenarioResult[] {
   const out: ScenarioResult[] = [];
-  const projects = new Set<string>();
   const walk = (suite: JSONReportSuite, titles: string[]): void => {
     for (const spec of suite.specs) {
-      for (const test of spec.tests) {
-        projects.add(test.projectName);
-        out.push(toResult(spec.title, spec.file, spec.tags, titles, test));
-      }
+      for (const test of spec.tests) out.push(toResult(spec.title, spec.file, spec.tags, titles, test));
     }
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
   };
   for (const suite of report.suites) walk(suite, []);
-  // With several projects (the reference in sandbox and production mode) a scenario runs once per project.
-  return projects.size > 1 ? mergeProjects(out) : out;
+  return out;
+}
+
+/** One result per scenario: the tests of testResults, merged across projects when there are several. */
+export function scenarioResults(report: JSONReport): ScenarioResult[] {
+  return scenariosOf(testResults(report));
+}
+
+/** With several projects (the reference in sandbox and production mode) a scenario runs once per project. */
+export function scenariosOf(tests: readonly ScenarioResult[]): ScenarioResult[] {
+  return new Set(tests.map((t) => t.project)).size > 1 ? mergeProjects(tests) : [...tests];
 }
 
 /** Worst first: a failure anywhere decides, then an error, a flaky pass, a pass, and only then a skip. */
@@ -115,7 +122,7 @@ function toResult(title: string, specFile: string, tags: string[], describe: str
     ...new Set(annotations.filter((a) => a.type === type && a.description).map((a) => a.description!.trim())),
   ];
   const named = values('scenario')[0];
-  const file = named && /\.ya?ml$/.test(named) ? named : specFile;
+  const file = values('scenario-file')[0] ?? (named && /\.ya?ml$/.test(named) ? named : specFile);
   const id = values('scenario-id')[0] ?? (named && named !== file ? named : undefined) ?? title;
   const family = values('family')[0] ?? values('allure.label.feature')[0] ?? familyOf(file, describe);
   const errors = (last?.errors ?? []).map((e) => stripAnsi(e.message ?? ''));

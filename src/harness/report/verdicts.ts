@@ -3,8 +3,10 @@
  * A run that executed no scenario is `nothing-tested`, never green.
  */
 import type { ClauseCatalogue, ClauseLevel } from '../spec/clauses.js';
+import type { ImplementationVersion } from './implementation.js';
 import type { OutcomeRecord } from './outcome.js';
 import type { ScenarioResult } from './scenario-results.js';
+import type { TestTally } from './test-tally.js';
 
 export type ScenarioVerdict = 'passed' | 'failed' | 'warning' | 'skipped' | 'not-applicable' | 'errored' | 'waived';
 export type ClauseVerdict = ScenarioVerdict | 'not-tested';
@@ -56,6 +58,10 @@ export interface VerdictSummary {
   problems: string[];
   /** Informational notes (unused waivers in a filtered run, ignored must-waivers in certification). */
   notes: string[];
+  /** The run's Playwright tests (one per scenario and project; test-tally.ts), when known. */
+  tests?: TestTally;
+  /** The implementation under test (implementation.ts), when known. */
+  implementation?: ImplementationVersion;
 }
 
 /**
@@ -95,7 +101,7 @@ export function worst(verdicts: readonly ClauseVerdict[]): ClauseVerdict {
 export function summarize(
   scenarios: ScenarioOutcome[],
   catalogue: ClauseCatalogue,
-  options: { failOn?: FailOn; problems?: string[]; notes?: string[] } = {},
+  options: { failOn?: FailOn; problems?: string[]; notes?: string[]; tests?: TestTally; implementation?: ImplementationVersion } = {},
 ): VerdictSummary {
   const failOn = options.failOn ?? 'must';
   const totals = Object.fromEntries(SCENARIO_VERDICTS.map((v) => [v, 0])) as Totals;
@@ -113,7 +119,11 @@ export function summarize(
   const problems = [...(options.problems ?? [])];
   const failing = totals.failed + totals.errored + (failOn === 'should' ? totals.warning : 0);
   const overall: OverallVerdict = totals.executed === 0 ? 'nothing-tested' : failing > 0 || problems.length > 0 ? 'non-conformant' : 'conformant';
-  return { overall, failOn, totals, scenarios, clauses, unknownClauses, problems, notes: [...(options.notes ?? [])] };
+  return {
+    overall, failOn, totals, scenarios, clauses, unknownClauses, problems, notes: [...(options.notes ?? [])],
+    ...(options.tests ? { tests: options.tests } : {}),
+    ...(options.implementation ? { implementation: options.implementation } : {}),
+  };
 }
 
 /** Exit code of the table in docs/cli.md: 0 conformant, 1 non-conformant, 2 nothing tested, 3 internal error. */

@@ -63,6 +63,7 @@ export function resolveTarget(profile: Profile, opts: ResolveOptions = {}): Reso
     records: { ...RECORD_DEFAULTS, ...(raw.records ?? {}) },
     webhook: { deleteBody: raw.webhook?.delete_body ?? false },
     capabilities: new Set(),
+    ...(raw.implementation ? { implementation: implementationOf(raw.implementation) } : {}),
     allowMutations: raw.allow_mutations ?? false,
     timeouts: timeoutsOf(raw.timeouts),
   };
@@ -80,6 +81,10 @@ export function fillPathParams(paths: Record<string, string>, params: Record<str
     return value === undefined ? whole : encodeURIComponent(String(value));
   });
   return Object.fromEntries(Object.entries(paths).map(([key, template]) => [key, fill(template)]));
+}
+
+function implementationOf(raw: NonNullable<Profile['raw']['implementation']>): NonNullable<ResolvedTarget['implementation']> {
+  return { ...(raw.version ? { version: raw.version } : {}), ...(raw.version_header ? { versionHeader: raw.version_header.toLowerCase() } : {}) };
 }
 
 type UrlField = 'base_url' | 'auth_url' | 'control_url';

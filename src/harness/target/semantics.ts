@@ -16,6 +16,8 @@ export interface RawProfile {
   environment: 'sandbox' | 'production';
   callback_host?: string;
   allow_mutations?: boolean;
+  /** The implementation under test: a stated version and/or the response header carrying it. */
+  implementation?: { version?: string; version_header?: string };
   credentials: Record<string, RawCredential>;
   entities?: { allowed: string[]; forbidden?: string };
   indications?: Record<string, string | null>;

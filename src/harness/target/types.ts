@@ -78,6 +78,8 @@ export interface ResolvedTarget {
   /** Request shapes of webhook operations the spec does not show. */
   webhook: { deleteBody: boolean };
   capabilities: Set<Capability>;
+  /** Profile `implementation`: a stated version and/or the (lower-cased) name of a response header carrying it. */
+  implementation?: { version?: string; versionHeader?: string };
   allowMutations: boolean;
   timeouts: { requestMs: number; pollIntervalMs: number; pollDeadlineMs: number; scenarioMs: number; maxPages: number };
 }

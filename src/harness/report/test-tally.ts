@@ -1,0 +1,93 @@
+/**
+ * Counts of the run's Playwright tests, each judged like a scenario from its own outcome record
+ * (scenario-results.ts testResults, verdicts.ts scenarioOutcome), beside the scenario verdicts: against the embedded reference every scenario runs once per
+ * project (sandbox and production), so tests and scenarios differ and the console summary reconciles them.
+ * Skip reasons are counted per environment (a project's name is its environment; an external target's single
+ * project has none, so the profile's environment names it).
+ */
+import type { ScenarioVerdict } from './verdicts.js';
+
+/** One Playwright test: its scenario, project and the verdict of its own record. */
+export interface TestVerdict {
+  id: string;
+  project: string;
+  verdict: ScenarioVerdict;
+  reason?: string;
+}
+
+/** Test counts by verdict (waivers apply to scenarios, not tests: a waived verdict counts as passed here). */
+export interface TestCounts {
+  total: number;
+  passed: number;
+  failed: number;
+  warning: number;
+  errored: number;
+  skipped: number;
+  'not-applicable': number;
+}
+
+export interface SkipReason {
+  reason: string;
+  count: number;
+  /** Environment -> how many of `count` were there (ordered as the environments are). */
+  environments: Record<string, number>;
+  /** True for not-applicable records (the scenario does not apply to the target), false for skips. */
+  notApplicable: boolean;
+}
+
+export interface EnvironmentTally extends TestCounts {
+  /** The Playwright project(s) of this environment ('' for an external target's single project). */
+  projects: string[];
+  skipReasons: { reason: string; count: number; notApplicable: boolean }[];
+}
+
+export interface TestTally extends TestCounts {
+  /** Distinct scenario ids among the tests (what the verdict counts). */
+  scenarios: number;
+  environments: Record<string, EnvironmentTally>;
+  /** Every skip / not-applicable reason with its count, most frequent first. */
+  skipReasons: SkipReason[];
+}
+
+const KEY: Record<ScenarioVerdict, keyof Omit<TestCounts, 'total'>> = {
+  passed: 'passed',
+  waived: 'passed',
+  failed: 'failed',
+  warning: 'warning',
+  errored: 'errored',
+  skipped: 'skipped',
+  'not-applicable': 'not-applicable',
+};
+
+const zero = (): TestCounts => ({ total: 0, passed: 0, failed: 0, warning: 0, errored: 0, skipped: 0, 'not-applicable': 0 });
+
+/** `defaultEnvironment` names the tests of a project without a name (an external target: its profile's environment). */
+export function tallyTests(tests: readonly TestVerdict[], defaultEnvironment: string): TestTally {
+  const tally: TestTally = { ...zero(), scenarios: new Set(tests.map((t) => t.id)).size, environments: {}, skipReasons: [] };
+  const reasons = new Map<string, SkipReason>();
+  for (const t of tests) {
+    const env = t.project || defaultEnvironment;
+    const e = (tally.environments[env] ??= { ...zero(), projects: [], skipReasons: [] });
+    if (!e.projects.includes(t.project)) e.projects.push(t.project);
+    const key = KEY[t.verdict];
+    tally.total++;
+    tally[key]++;
+    e.total++;
+    e[key]++;
+    if (key !== 'skipped' && key !== 'not-applicable') continue;
+    const reason = t.reason ?? key;
+    const id = `${key}\u0000${reason}`;
+    const r = reasons.get(id) ?? { reason, count: 0, environments: {}, notApplicable: key === 'not-applicable' };
+    r.count++;
+    r.environments[env] = (r.environments[env] ?? 0) + 1;
+    reasons.set(id, r);
+  }
+  tally.skipReasons = [...reasons.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  for (const [env, e] of Object.entries(tally.environments)) {
+    e.skipReasons = tally.skipReasons
+      .filter((r) => r.environments[env] !== undefined)
+      .map((r) => ({ reason: r.reason, count: r.environments[env]!, notApplicable: r.notApplicable }))
+      .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  }
+  return tally;
+}
