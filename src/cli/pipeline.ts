@@ -23,6 +23,8 @@ export interface EvaluateOptions {
   certification?: boolean;
   filtered?: boolean;
   today?: string;
+  /** Problems found before evaluation (e.g. `merge`: a missing shard); each makes the run untrustworthy. */
+  problems?: string[];
 }
 
 export interface Evaluation {
@@ -46,7 +48,7 @@ export function evaluateRun(options: EvaluateOptions): Evaluation {
   });
   // Errors outside any test (config errors, worker crashes) mean the run cannot be trusted.
   const runErrors = (report.errors ?? []).map((e) => `Playwright: ${(e.message ?? String(e)).split('\n')[0]}`);
-  const summary = summarize(waived.scenarios, catalogue, { failOn: options.failOn, problems: [...waived.problems, ...runErrors], notes: waived.notes });
+  const summary = summarize(waived.scenarios, catalogue, { failOn: options.failOn, problems: [...(options.problems ?? []), ...waived.problems, ...runErrors], notes: waived.notes });
   mkdirSync(dirname(paths.verdicts), { recursive: true });
   writeFileSync(paths.verdicts, JSON.stringify(summary, null, 2));
   return { summary, catalogue, waiversApplied: waived.applied, waiversFile };
