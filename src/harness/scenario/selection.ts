@@ -4,8 +4,9 @@
  * Playwright's workers (selectionEnv -> selectionFromEnv) where specs/conformance.spec.ts and the property
  * specs declare only what it returns. One function, so every command shows exactly what a run would run.
  *
- * - grep: a regular expression searched in "<id>: <title> @<family> @<tags…>" (a broken file: its path, the
- *   id/title/tags it still carries, @<folder> and @invalid-scenario; a property test: its id, title, tags).
+ * - grep: a regular expression searched in "<id>: <title> @<family> @<tags…>" (a broken file: the id/title it
+ *   still carries, "scenario file is invalid: <path>", @<folder>, its tags, @invalid-scenario; a property
+ *   test: "<id>: <title> @<tags…>"). So `--grep '^events\.scope:'` picks that scenario whether it loads or not.
  * - tag: one tag (leading @ optional), the family included: `--tag events` = the events folder.
  * - shard i/n: of what grep/tag kept, sorted by key (scenario id, property id, broken file path), the i-th of
  *   n contiguous slices (sizes differ by at most one). Every candidate lands in exactly one shard, so n
@@ -69,7 +70,7 @@ export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 
       const path = relative(root, p.file).split('\\').join('/');
       const tags = [...new Set([folderOf(root, p.file), ...(p.partial?.tags ?? []), 'invalid-scenario'])];
       const named = [p.partial?.id, p.partial?.title].filter((x) => x !== undefined).join(': ');
-      return { key: `${p.partial?.id ?? ''}\u0000${path}`, text: `scenario file is invalid: ${path} ${named} ${tags.map((t) => `@${t}`).join(' ')}`, tags, pick: (into: Selected<ExtraTest>) => void into.problems.push(p) };
+      return { key: `${p.partial?.id ?? ''}\u0000${path}`, text: `${named ? `${named} ` : ''}scenario file is invalid: ${path} ${tags.map((t) => `@${t}`).join(' ')}`, tags, pick: (into: Selected<ExtraTest>) => void into.problems.push(p) };
     }),
     ...extras.map((x) => {
       const tags = x.tags.map(bare);
