@@ -7,7 +7,8 @@
  * - grep: a regular expression searched in "<id>: <title> @<family> @<tags…>" (a broken file: the id/title it
  *   still carries, "scenario file is invalid: <path>", @<folder>, its tags, @invalid-scenario; a property
  *   test: "<id>: <title> @<tags…>"). So `--grep '^events\.scope:'` picks that scenario whether it loads or not.
- * - tag: one tag (leading @ optional), the family included: `--tag events` = the events folder.
+ * - tag: one tag (leading @ optional), the family included (`--tag events` = the events folder), and
+ *   `exclusive` for the scenarios scenario/isolation.ts runs alone on a shared target.
  * - shard i/n: of what grep/tag kept, sorted by key (scenario id, property id, broken file path), the i-th of
  *   n contiguous slices (sizes differ by at most one). Every candidate lands in exactly one shard, so n
  *   shards together are the unsharded selection, broken files included.
@@ -18,6 +19,7 @@
 import { basename, dirname, relative, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { PROPERTY_TESTS, type PropertyTest } from '../properties/catalogue.js';
+import { EXCLUSIVE_TAG, exclusiveReasons } from './isolation.js';
 import { loadScenarioSuite, type ScenarioProblem, type ScenarioSuite } from './load.js';
 import type { Scenario } from './types.js';
 
@@ -63,7 +65,8 @@ const folderOf = (root: string, file: string): string => (dirname(file) === root
 export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 'scenarios' | 'problems'>, root: string, flags: SelectionFlags, extras: readonly T[] = []): Selected<T> {
   const candidates: Candidate[] = [
     ...suite.scenarios.map((s) => {
-      const tags = [...new Set([s.family, ...s.tags])];
+      // The tags the test is declared with (specs/conformance.spec.ts): family, own tags, @exclusive.
+      const tags = [...new Set([s.family, ...s.tags, ...(exclusiveReasons(s).length ? [EXCLUSIVE_TAG] : [])])];
       return { key: s.id, text: `${s.id}: ${s.title} ${tags.map((t) => `@${t}`).join(' ')}`, tags, pick: (into: Selected<ExtraTest>) => void into.scenarios.push(s) };
     }),
     ...suite.problems.map((p) => {
