@@ -80,7 +80,7 @@ export default defineConfig({
           // Every test's outcome record (src/harness/report/outcome.ts, the reader every report uses) as one file.
           ['./src/harness/report/outcome-reporter.ts', { outputFile: `${reports}/outcomes.json` }],
           ['allure-playwright', { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
-          // Sharded CI runs merge blob reports (`npx playwright merge-reports`); FTF_BLOB_REPORT asks for one.
+          // `run --shard` sets FTF_BLOB_REPORT: a redacted blob that `ftf-conformance merge` replays through this config.
           ...(process.env.FTF_BLOB_REPORT ? [['blob', { outputDir: `${reports}/blob-report` }] as ReporterDescription] : []),
         ] satisfies ReporterDescription[],
       },

@@ -1,7 +1,8 @@
 /**
  * Thin Playwright entry: loads every YAML scenario under specs/ and declares one test per scenario (tags:
  * @family + tags; one `clause` annotation per covered clause; Allure epic/feature/story). A broken scenario
- * file becomes a failing test carrying the loader's message, so the other scenarios still run.
+ * file becomes a failing test carrying the loader's message, so the other scenarios still run. Only what the
+ * selection (FTF_SELECT_* from `run --grep/--tag/--shard`, scenario/selection.ts) picks is declared.
  */
 import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,8 @@ import { encodeOutcome } from '../src/harness/report/outcome.js';
 import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/report/record-outcome.js';
 import { redactError } from '../src/harness/report/redact-error.js';
 import { FtfError } from '../src/shared/errors.js';
-import { describeProblem, loadScenarioSuite } from '../src/harness/scenario/load.js';
+import { describeProblem } from '../src/harness/scenario/load.js';
+import { loadSelection, selectionFromEnv } from '../src/harness/scenario/selection.js';
 import { EXCLUSIVE_TAG, exclusiveReasons } from '../src/harness/scenario/isolation.js';
 import { missingRoles, missingRolesReason, scenarioRoles } from '../src/harness/scenario/roles.js';
 import { targetView } from '../src/harness/engine/target-view.js';
@@ -25,7 +27,9 @@ import { REPO_ROOT } from '../src/harness/repo-root.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 const SCENARIO_DIR = process.env.FTF_SPECS_DIR ?? SPECS_DIR;
-const suite = loadScenarioSuite(SCENARIO_DIR);
+// The CLI's --grep/--tag/--shard (src/harness/scenario/selection.ts, the one selection `list` shows too):
+// only the selected scenarios and broken files are declared.
+const suite = loadSelection(SCENARIO_DIR, selectionFromEnv(process.env));
 
 /** The scenario's YAML path as reports show it: repository-relative (specs/<family>/<name>.yaml), else absolute. */
 function yamlPath(file: string): string {

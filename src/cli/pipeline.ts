@@ -29,6 +29,8 @@ export interface EvaluateOptions {
   today?: string;
   /** The target's environment (names an external target's single project) and its profile `implementation`. */
   target?: Pick<ResolvedTarget, 'environment' | 'implementation'>;
+  /** Problems found before evaluation (e.g. `merge`: a missing shard); each makes the run untrustworthy. */
+  problems?: string[];
 }
 
 export interface Evaluation {
@@ -55,7 +57,7 @@ export function evaluateRun(options: EvaluateOptions): Evaluation {
   const runErrors = (report.errors ?? []).map((e) => `Playwright: ${(e.message ?? String(e)).split('\n')[0]}`);
   const summary = summarize(waived.scenarios, catalogue, {
     failOn: options.failOn,
-    problems: [...waived.problems, ...runErrors],
+    problems: [...(options.problems ?? []), ...waived.problems, ...runErrors],
     notes: waived.notes,
     tests: tallyTests(tests.map((t) => ({ id: t.id, project: t.project, ...pick(scenarioOutcome(t, catalogue)) })), options.target?.environment ?? 'target'),
     implementation: implementationVersion(options.target?.implementation, tests.map((t) => t.record)),

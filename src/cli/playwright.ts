@@ -6,26 +6,26 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FtfError } from '../shared/errors.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
+import { selectionEnv, type SelectionFlags } from '../harness/scenario/selection.js';
 import { InterruptedError, runInGroup } from './process-group.js';
 
-export interface PlaywrightSelection {
-  grep?: string;
-  tag?: string;
-  shard?: string;
+export interface PlaywrightSelection extends SelectionFlags {
   /** Extra arguments after `--`, passed through untouched. */
   extra?: string[];
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Playwright takes one --grep: a tag and a title pattern are combined with lookaheads. */
+/**
+ * `playwright test` plus the pass-through flags. --grep/--tag/--shard are not Playwright flags here: they
+ * travel as FTF_SELECT_* (playwrightEnv) and the spec files declare only what scenario/selection.ts picks,
+ * the same function `list`/`doctor`/`coverage` show.
+ */
 export function playwrightArgs(sel: PlaywrightSelection): string[] {
-  const args = ['playwright', 'test'];
-  const tag = sel.tag ? `@${escapeRegExp(sel.tag.replace(/^@/, ''))}\\b` : undefined;
-  const grep = sel.grep && tag ? `(?=.*(?:${sel.grep}))(?=.*${tag})` : (sel.grep ?? tag);
-  if (grep) args.push('--grep', grep);
-  if (sel.shard) args.push('--shard', sel.shard);
-  return [...args, ...(sel.extra ?? [])];
+  return ['playwright', 'test', ...(sel.extra ?? [])];
+}
+
+/** The selection for the workers; a shard also writes a blob report (for `ftf-conformance merge`). */
+export function playwrightEnv(sel: PlaywrightSelection): Record<string, string> {
+  return { ...selectionEnv(sel), ...(sel.shard ? { FTF_BLOB_REPORT: '1' } : {}) };
 }
 
 /** Playwright's own CLI, run with this Node: no `npx` (which would fetch a missing package from the registry). */

@@ -1,27 +1,33 @@
 /** Scenario catalogue helpers for list / coverage / doctor: loading, selection, capabilities of a profile. */
 import { join, relative, resolve } from 'node:path';
 import { REPO_ROOT } from '../harness/repo-root.js';
-import { loadScenarioSuite, type ScenarioSuite } from '../harness/scenario/load.js';
+import { loadSelection, type SelectionFlags } from '../harness/scenario/selection.js';
 import type { Scenario } from '../harness/scenario/types.js';
 import { withMutationGuard } from '../harness/target/capabilities.js';
 import { resolveTargetFile } from '../harness/target/load.js';
 import { readProfile } from '../harness/target/profile.js';
 import { resolveTarget } from '../harness/target/resolve.js';
 import type { Capability } from '../harness/target/types.js';
+import { regExpFlag, shardFlag } from './args.js';
 
-/** specs/ of the repository, or FTF_SPECS_DIR (as in specs/conformance.spec.ts). */
-export function loadSuite(dir = process.env.FTF_SPECS_DIR ?? join(REPO_ROOT, 'specs')): ScenarioSuite {
-  return loadScenarioSuite(dir);
+/**
+ * The selection a run of these flags would declare (scenario/selection.ts, the same function the spec files
+ * call), from specs/ of the repository or FTF_SPECS_DIR (as in specs/conformance.spec.ts).
+ */
+export function selectedCatalogue(flags: SelectionFlags = {}, dir = process.env.FTF_SPECS_DIR ?? join(REPO_ROOT, 'specs')): ReturnType<typeof loadSelection> {
+  return loadSelection(dir, flags);
+}
+
+/** The selection flags every catalogue command takes (checked: a bad pattern or shard exits 2). */
+export const SELECTION_OPTIONS = { grep: { type: 'string' }, tag: { type: 'string' }, shard: { type: 'string' } } as const;
+
+export function selectionFlags(command: string, v: { grep?: string | undefined; tag?: string | undefined; shard?: string | undefined }): SelectionFlags {
+  regExpFlag(command, 'grep', v.grep);
+  shardFlag(command, v.shard);
+  return { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}), ...(v.shard ? { shard: v.shard } : {}) };
 }
 
 export const scenarioFile = (s: Scenario): string => relative(REPO_ROOT, s.source.file).split('\\').join('/');
-
-/** The same selection Playwright applies: --grep on "title @tags" (the test title carries the scenario id), --tag on tags. */
-export function selectScenarios(scenarios: Scenario[], sel: { grep?: string; tag?: string }): Scenario[] {
-  const re = sel.grep ? new RegExp(sel.grep) : undefined;
-  const tag = sel.tag?.replace(/^@/, '');
-  return scenarios.filter((s) => (!re || re.test(`${s.id} ${s.title} ${s.tags.map((t) => `@${t}`).join(' ')}`)) && (!tag || s.tags.includes(tag)));
-}
 
 /**
  * Capabilities a profile gives, without resolving secrets or URLs (list/coverage must work without

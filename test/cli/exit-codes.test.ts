@@ -104,7 +104,7 @@ describe('nothing to test exits 2', () => {
   test('list: a selection matching nothing', async () => {
     const r = await cli('list', '--grep', 'no-such-scenario-anywhere');
     assert.equal(r.code, 2);
-    assert.match(r.err, /FTF_E_NOTHING_SELECTED: the selection \(--grep\/--tag\) matched no scenario/);
+    assert.match(r.err, /FTF_E_NOTHING_SELECTED: the selection \(--grep\/--tag\/--shard\) matched no scenario/);
   });
 
   test('run: Playwright ran nothing', async () => {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
-import { playwrightArgs } from '../../src/cli/playwright.js';
+import { playwrightArgs, playwrightEnv } from '../../src/cli/playwright.js';
 import { cli, closedPort, fakePlaywright, FIXTURES, scratch, writeProfile } from './helpers.js';
 
 const dir = scratch('ftf-cli-run-');
@@ -24,8 +24,12 @@ test('run: conformant run exits 0 and writes verdicts + Allure environment/categ
   assert.match(r.out, /verdict: CONFORMANT/);
   assert.match(r.out, /^SKIP {3}1 × needs production: the target profile does not declare it$/m);
   const call = fake.calls[0]!;
-  assert.deepEqual(call.args.slice(0, 3), ['playwright', 'test', '--grep']);
-  assert.equal(call.args[3], '(?=.*(?:health))(?=.*@smoke\\b)');
+  // The selection reaches the spec files as FTF_SELECT_* (scenario/selection.ts), not as Playwright flags.
+  assert.deepEqual(call.args, ['playwright', 'test']);
+  assert.equal(call.env.FTF_SELECT_GREP, 'health');
+  assert.equal(call.env.FTF_SELECT_TAG, 'smoke');
+  assert.equal(call.env.FTF_SELECT_SHARD, '');
+  assert.equal(call.env.FTF_BLOB_REPORT, undefined, 'an unsharded run writes no blob');
   assert.equal(call.env.FTF_TARGET, undefined, 'the reference profile is left to the per-worker fixtures');
   const verdicts = JSON.parse(readFileSync(join(reports, 'verdicts.json'), 'utf8')) as { overall: string; totals: { passed: number } };
   assert.equal(verdicts.overall, 'conformant');
@@ -114,7 +118,9 @@ test('run: usage errors exit 2; Playwright dying without a report exits 3', asyn
   assert.match(r.err, /without writing/);
 });
 
-test('playwright arguments: grep, tag, shard and pass-through', () => {
-  assert.deepEqual(playwrightArgs({ tag: '@auth', shard: '2/4', extra: ['--workers=1'] }), ['playwright', 'test', '--grep', '@auth\\b', '--shard', '2/4', '--workers=1']);
+test('playwright arguments and environment: the selection as FTF_SELECT_*, a shard with a blob, pass-through untouched', () => {
+  assert.deepEqual(playwrightArgs({ tag: '@auth', shard: '2/4', extra: ['--workers=1'] }), ['playwright', 'test', '--workers=1']);
   assert.deepEqual(playwrightArgs({}), ['playwright', 'test']);
+  assert.deepEqual(playwrightEnv({ tag: '@auth', shard: '2/4' }), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '@auth', FTF_SELECT_SHARD: '2/4', FTF_BLOB_REPORT: '1' });
+  assert.deepEqual(playwrightEnv({}), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '', FTF_SELECT_SHARD: '' });
 });

@@ -108,6 +108,32 @@ test('the redacting reporter forwards only redacted payloads and strips the dige
   assert.ok(readFileSync(join(dir, 'reports/secret-digests.json'), 'utf8').length > 10, 'digests kept for the leak scan');
 });
 
+test('in merge-reports the wrapped reporters are configured at onBegin, when the blobs have filled config.projects', async () => {
+  const probe = join(dir, 'configure-probe.mjs');
+  writeFileSync(
+    probe,
+    `export default class { constructor(o) { this.key = o.key; this.calls = []; }
+      version() { return 'v2'; }
+      onConfigure(c) { this.calls.push('configure:' + c.projects.map((p) => p.name).join(',')); }
+      onBegin() { this.calls.push('begin'); }
+      onEnd() { (globalThis.__ftfConfigure ??= {})[this.key] = this.calls; } }\n`,
+  );
+  const calls = async (mode: string, key: string): Promise<string[]> => {
+    const reporter = new RedactingReporter({ reporters: [[probe, { key }]], configDir: dir, _mode: mode });
+    const config = { projects: [] as Array<{ name: string }> } as unknown as FullConfig;
+    reporter.onConfigure(config);
+    await reporter.preprocess({});
+    (config.projects as Array<{ name: string }>).push({ name: 'sandbox' }, { name: 'production' });
+    reporter.onBegin({} as Suite);
+    await reporter.onEnd({ status: 'passed' } as never);
+    return (globalThis as unknown as { __ftfConfigure: Record<string, string[]> }).__ftfConfigure[key] ?? [];
+  };
+  // allure-playwright reads config.projects[0] in onConfigure: in merge mode it must see the projects.
+  assert.deepEqual(await calls('merge', 'merge'), ['configure:sandbox,production', 'begin']);
+  // A test run configures at once (its config has its projects from the start).
+  assert.deepEqual(await calls('test', 'test'), ['configure:', 'begin']);
+});
+
 /** A one-entry zip (deflated), as Playwright's HTML report embeds its data. */
 function zipOf(name: string, text: string): Buffer {
   const data = deflateRawSync(Buffer.from(text));

@@ -10,7 +10,8 @@ import { REPO_ROOT } from '../../harness/repo-root.js';
 import { missingCapabilities } from '../../harness/target/capabilities.js';
 import type { Capability } from '../../harness/target/types.js';
 import { parse } from '../args.js';
-import { loadSuite, profileCapabilities } from '../scenarios.js';
+import type { SelectionFlags } from '../../harness/scenario/selection.js';
+import { profileCapabilities, selectedCatalogue, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
 import type { Command } from './types.js';
 
 export interface CoverageRow {
@@ -23,11 +24,12 @@ export interface CoverageRow {
   reason: string;
 }
 
-export function coverageRows(caps: Set<Capability>, profileName: string): CoverageRow[] {
+/** Clause rows over the scenarios the selection picks (scenario/selection.ts; no flags = the whole catalogue). */
+export function coverageRows(caps: Set<Capability>, profileName: string, flags: SelectionFlags = {}): CoverageRow[] {
   const catalogue = loadClauseCatalogue();
-  const suite = loadSuite();
+  const selected = selectedCatalogue(flags);
   return catalogue.clauses.map((c) => {
-    const covering = suite.scenarios.filter((s) => s.covers.includes(c.id));
+    const covering = selected.scenarios.filter((s) => s.covers.includes(c.id));
     const runnable = covering.filter((s) => missingCapabilities({ capabilities: caps }, s.needs).length === 0);
     const clauseMissing = missingCapabilities({ capabilities: caps }, c.needs as Capability[]);
     const base = { id: c.id, area: specArea(c.id), level: c.level, scenarios: covering.map((s) => s.id), runnable: runnable.map((s) => s.id) };
@@ -58,11 +60,17 @@ export function coverageMarkdown(rows: CoverageRow[], profileName: string): stri
 
 export const coverageCommand: Command = {
   summary: 'clause coverage table; exit 1 if a clause the profile could test is uncovered',
-  usage: 'coverage [--target FILE] [--allow-mutations] [--markdown [FILE]] [--json]',
+  usage: 'coverage [--target FILE] [--grep RE] [--tag T] [--shard i/n] [--allow-mutations] [--markdown [FILE]] [--json]',
   async run(argv) {
-    const { values: v, positionals } = parse('coverage', argv, { target: { type: 'string' }, 'allow-mutations': { type: 'boolean' }, markdown: { type: 'boolean' }, json: { type: 'boolean' } }, true);
+    const { values: v, positionals } = parse(
+      'coverage',
+      argv,
+      { target: { type: 'string' }, ...SELECTION_OPTIONS, 'allow-mutations': { type: 'boolean' }, markdown: { type: 'boolean' }, json: { type: 'boolean' } },
+      true,
+    );
+    const flags = selectionFlags('coverage', v);
     const profile = profileCapabilities(v.target, v['allow-mutations'] ?? false);
-    const rows = coverageRows(profile.capabilities, profile.name);
+    const rows = coverageRows(profile.capabilities, profile.name, flags);
     if (v.json) console.log(JSON.stringify(rows, null, 2));
     else {
       for (const r of rows) console.log(`${r.status.padEnd(10)} ${r.id.padEnd(32)} ${r.level.padEnd(6)} ${r.scenarios.join(', ') || '-'}${r.reason ? `  (${r.reason})` : ''}`);

@@ -11,7 +11,8 @@ import { Redactor } from '../../harness/http/redactor.js';
 import { createUndiciTransport } from '../../harness/http/undici-transport.js';
 import { FtfError } from '../../shared/errors.js';
 import { parse } from '../args.js';
-import { loadSuite } from '../scenarios.js';
+import { isFiltered } from '../../harness/scenario/selection.js';
+import { selectedCatalogue, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
 import { checkCredentials, checkPaths, checkRoles, reportSkips, type Answer, type Level } from '../readiness.js';
 import { openTarget, reach } from '../target.js';
 import type { Command } from './types.js';
@@ -20,9 +21,10 @@ const MAX_SKEW_S = 60;
 
 export const doctorCommand: Command = {
   summary: 'preflight a target: reachability, token, health, clock skew, capabilities and skipped scenarios',
-  usage: 'doctor [--target FILE]',
+  usage: 'doctor [--target FILE] [--grep RE] [--tag T] [--shard i/n]',
   async run(argv) {
-    const { values: v } = parse('doctor', argv, { target: { type: 'string' } });
+    const { values: v } = parse('doctor', argv, { target: { type: 'string' }, ...SELECTION_OPTIONS });
+    const flags = selectionFlags('doctor', v);
     const lines: [Level, string][] = [];
     const say = (level: Level, text: string): void => {
       lines.push([level, text]);
@@ -81,13 +83,15 @@ export const doctorCommand: Command = {
       say('info', `capabilities: ${caps.join(', ') || 'none'}`);
       let suite;
       try {
-        suite = loadSuite();
+        // What a run of the same --grep/--tag/--shard would declare (the one selection, scenario/selection.ts).
+        suite = selectedCatalogue(flags);
       } catch (e) {
         say('warn', `scenarios not loaded: ${(e as Error).message}`);
       }
       if (suite) {
         reportSkips(target, suite.scenarios, say);
-        for (const p of suite.problems) say('warn', `broken scenario file ${p.file}`);
+        if (isFiltered(flags)) say('info', `selected: ${[...suite.scenarios.map((s) => s.id), ...suite.extras.map((x) => x.id)].join(', ') || 'nothing'}`);
+        for (const p of suite.problems) say('warn', `broken scenario file ${p.file} (the run reports it errored)`);
       }
     } finally {
       await transport.dispose?.();

@@ -2,20 +2,19 @@
 import { describeProblem } from '../../harness/scenario/load.js';
 import { missingCapabilities } from '../../harness/target/capabilities.js';
 import { FtfError } from '../../shared/errors.js';
-import { parse, regExpFlag } from '../args.js';
-import { loadSuite, profileCapabilities, scenarioFile, selectScenarios } from '../scenarios.js';
+import { parse } from '../args.js';
+import { profileCapabilities, scenarioFile, selectedCatalogue, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
 import type { Command } from './types.js';
 
 export const listCommand: Command = {
   summary: 'list scenarios with clause ids, tags and needs (and which the target would skip)',
-  usage: 'list [--target FILE] [--grep RE] [--tag T] [--json]',
+  usage: 'list [--target FILE] [--grep RE] [--tag T] [--shard i/n] [--json]',
   async run(argv) {
-    const { values: v } = parse('list', argv, { target: { type: 'string' }, grep: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } });
-    regExpFlag('list', 'grep', v.grep);
-    const suite = loadSuite();
-    const selected = selectScenarios(suite.scenarios, { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}) });
+    const { values: v } = parse('list', argv, { target: { type: 'string' }, ...SELECTION_OPTIONS, json: { type: 'boolean' } });
+    const selected = selectedCatalogue(selectionFlags('list', v));
+    const { suite, problems } = selected;
     const profile = profileCapabilities(v.target);
-    const rows = selected.map((s) => ({
+    const rows = selected.scenarios.map((s) => ({
       id: s.id,
       title: s.title,
       family: s.family,
@@ -27,22 +26,27 @@ export const listCommand: Command = {
       skipped_because: missingCapabilities(profile, s.needs),
     }));
     if (v.json) {
-      console.log(JSON.stringify({ target: profile.name, scenarios: rows, problems: suite.problems.map((p) => ({ file: p.file, errors: describeProblem(p) })) }, null, 2));
+      console.log(
+        JSON.stringify({ target: profile.name, scenarios: rows, properties: selected.extras.map((x) => ({ id: x.id, title: x.title, tags: x.tags })), problems: problems.map((p) => ({ file: p.file, errors: describeProblem(p) })) }, null, 2),
+      );
     } else {
       for (const r of rows) {
         console.log(`${r.id}  (${r.family})  ${r.title}`);
         console.log(`    clauses: ${r.clauses.join(', ')}${r.tags.length ? `   tags: ${r.tags.map((t) => `@${t}`).join(' ')}` : ''}${r.needs.length ? `   needs: ${r.needs.join(', ')}` : ''}`);
         if (r.skipped_because.length) console.log(`    skipped on ${profile.name}: missing ${r.skipped_because.join(', ')}`);
       }
-      for (const p of suite.problems) console.log(`BROKEN ${p.file}\n${describeProblem(p).replace(/^/gm, '    ')}`);
+      for (const x of selected.extras) console.log(`${x.id}  (property)  ${x.title}`);
+      for (const p of problems) console.log(`BROKEN ${p.file}\n${describeProblem(p).replace(/^/gm, '    ')}`);
       const skipped = rows.filter((r) => r.skipped_because.length).length;
-      console.log(`${rows.length} scenario${rows.length === 1 ? '' : 's'} (${skipped} skipped on ${profile.name}), ${suite.problems.length} broken file${suite.problems.length === 1 ? '' : 's'}`);
+      console.log(
+        `${rows.length} scenario${rows.length === 1 ? '' : 's'} (${skipped} skipped on ${profile.name}), ${selected.extras.length} propert${selected.extras.length === 1 ? 'y' : 'ies'}, ${problems.length} broken file${problems.length === 1 ? '' : 's'}`,
+      );
     }
-    if (rows.length === 0) {
-      throw new FtfError('FTF_E_NOTHING_SELECTED', suite.scenarios.length ? 'the selection (--grep/--tag) matched no scenario' : 'no scenario found under specs/', {
+    if (rows.length + selected.extras.length + problems.length === 0) {
+      throw new FtfError('FTF_E_NOTHING_SELECTED', suite.scenarios.length ? 'the selection (--grep/--tag/--shard) matched no scenario' : 'no scenario found under specs/', {
         hint: 'check the pattern; `ftf-conformance list` without filters shows every scenario',
       });
     }
-    return suite.problems.length > 0 ? 1 : 0;
+    return problems.length > 0 ? 1 : 0;
   },
 };

@@ -14,7 +14,9 @@ import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js
 import { resolveTargetFile } from '../../harness/target/load.js';
 import { oneOf, parse, passthroughArgs, regExpFlag, shardFlag, UsageError } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, type Evaluation } from '../pipeline.js';
-import { playwright, playwrightArgs, type PlaywrightSelection } from '../playwright.js';
+import { playwright, playwrightArgs, playwrightEnv, type PlaywrightSelection } from '../playwright.js';
+import { BLOB_DIR, writeShardManifest } from '../../harness/report/shards.js';
+import { isFiltered } from '../../harness/scenario/selection.js';
 import { openTarget, type OpenTarget } from '../target.js';
 import type { Command } from './types.js';
 
@@ -41,7 +43,19 @@ export interface SuiteRun {
 /** Shared by run and certify: runs Playwright (unless evaluateOnly) and evaluates; the caller closes `open`. */
 export async function runSuite(
   command: string,
-  opts: { target?: string; selection: PlaywrightSelection; failOn: FailOn; waivers?: string; allowMutations: boolean; certification: boolean; evaluateOnly: boolean; report: boolean },
+  opts: {
+    target?: string;
+    selection: PlaywrightSelection;
+    failOn: FailOn;
+    waivers?: string;
+    allowMutations: boolean;
+    certification: boolean;
+    evaluateOnly: boolean;
+    report: boolean;
+    /** `merge`: the merged shards' own filter state and problems (missing shards...). */
+    filtered?: boolean;
+    problems?: string[];
+  },
 ): Promise<SuiteRun> {
   checkWaiversFirst(command, opts.target, opts.waivers);
   const open = await openTarget(opts.target, { probe: !opts.evaluateOnly, forPlaywright: true });
@@ -55,17 +69,22 @@ export async function runSuite(
       rmSync(paths.har, { recursive: true, force: true });
       rmSync(paths.allureResults, { recursive: true, force: true });
       rmSync(join(paths.root, DIGESTS_FILE), { force: true });
-      const env = { ...open.env, ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}) };
+      rmSync(join(paths.root, BLOB_DIR), { recursive: true, force: true });
+      // The selection travels to the spec files as FTF_SELECT_* (scenario/selection.ts); a shard writes a blob.
+      const env = { ...open.env, ...playwrightEnv(opts.selection), ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}) };
       const status = await playwright.run(playwrightArgs(opts.selection), env);
       if (!existsSync(paths.playwrightJson)) {
         throw new FtfError('FTF_E_INTERNAL', `Playwright ended (exit ${status ?? 'killed'}) without writing ${paths.playwrightJson}`, {
           hint: "playwright.config.ts must list ['json', { outputFile: 'reports/results.json' }]; see the output above for the cause",
         });
       }
+      // What `merge` needs to know of this run's reports folder: which selection and shard it holds.
+      writeShardManifest(paths.root, opts.selection);
     }
     const finishedAt = new Date().toISOString();
-    const filtered = Boolean(opts.selection.grep || opts.selection.tag || opts.selection.shard);
+    const filtered = opts.filtered ?? isFiltered(opts.selection);
     const evaluation = evaluateRun({
+      ...(opts.problems?.length ? { problems: opts.problems } : {}),
       failOn: opts.failOn,
       profileFile: open.file,
       certification: opts.certification,

@@ -62,13 +62,17 @@ export default class RedactingReporter implements ReporterV2 {
   /** Callbacks that arrived before the inner reporters existed, in order. */
   private queue: Array<() => void> | undefined = [];
   private readonly seenAttachments = new WeakSet<Attachment>();
+  private readonly mode: string;
+  /** `merge-reports` configures before the blobs' projects are known: forwarded at onBegin (see onConfigure). */
+  private pendingConfig: FullConfig | undefined;
 
   constructor(options: RedactingReporterOptions) {
     const configDir = options.configDir ?? process.cwd();
     this.digestsFile = options.digestsFile === undefined ? undefined : resolve(configDir, options.digestsFile);
     // A fresh set per run: digests of an earlier run's secrets mean nothing now.
     this.digests = new DigestSet();
-    this.inner = createInner(options.reporters ?? [], configDir, options._mode ?? 'test').then((reporters) => {
+    this.mode = options._mode ?? 'test';
+    this.inner = createInner(options.reporters ?? [], configDir, this.mode).then((reporters) => {
       this.reporters = reporters;
       const queued = this.queue ?? [];
       this.queue = undefined;
@@ -81,7 +85,16 @@ export default class RedactingReporter implements ReporterV2 {
     return 'v2';
   }
 
+  /**
+   * In `merge-reports` (ftf-conformance merge) Playwright configures with no project yet and fills
+   * `config.projects` from the blobs before onBegin; allure-playwright reads projects[0] when configured, so
+   * there the call waits for onBegin (same config object, projects filled).
+   */
   onConfigure(config: FullConfig): void {
+    if (this.mode === 'merge' && config.projects.length === 0) {
+      this.pendingConfig = config;
+      return;
+    }
     this.each((r) => r.onConfigure?.(config));
   }
 
@@ -95,6 +108,9 @@ export default class RedactingReporter implements ReporterV2 {
   }
 
   onBegin(suite: Suite): void {
+    const config = this.pendingConfig;
+    this.pendingConfig = undefined;
+    if (config) this.each((r) => r.onConfigure?.(config));
     this.each((r) => r.onBegin?.(suite));
   }
 

@@ -19,6 +19,8 @@ export interface ScenarioProblem {
   file: string;
   /** All errors of the file, first one first. */
   errors: FtfError[];
+  /** What could still be read of a broken file (string fields only), so a selection can name it (scenario/selection.ts). */
+  partial?: { id?: string; title?: string; tags?: string[] };
 }
 
 export interface ScenarioSuite {
@@ -63,7 +65,7 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
         scenarios.push(scenario);
       }
     }
-    if (errors.length > 0) problems.push({ file, errors });
+    if (errors.length > 0) problems.push({ file, errors, partial: partialOf(src?.value) });
   }
   return { scenarios, problems, groups: groupSet.built };
 }
@@ -86,6 +88,18 @@ export function loadScenarios(dir = 'specs', opts: LoadOptions = {}): Scenario[]
   const first = suite.problems[0]?.errors[0];
   if (first) throw first;
   return suite.scenarios;
+}
+
+/** The string id/title/tags a broken file still carries (nothing of a file that is not a mapping). */
+function partialOf(value: unknown): NonNullable<ScenarioProblem['partial']> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const doc = value as Record<string, unknown>;
+  const tags = Array.isArray(doc.tags) ? doc.tags.filter((t): t is string => typeof t === 'string') : [];
+  return {
+    ...(typeof doc.id === 'string' ? { id: doc.id } : {}),
+    ...(typeof doc.title === 'string' ? { title: doc.title } : {}),
+    ...(tags.length ? { tags } : {}),
+  };
 }
 
 /** Format a problem for a test failure or a CLI: every error on its own line. */

@@ -1,0 +1,20 @@
+/**
+ * The property tests of specs/properties (ids, titles, tags): declared there, selected with the YAML
+ * catalogue by scenario/selection.ts so `--grep/--tag/--shard` pick them the same way in every command.
+ */
+export interface PropertyTest {
+  id: string;
+  title: string;
+  tags: readonly string[];
+}
+
+export const PROPERTY_TESTS: readonly PropertyTest[] = [
+  { id: 'properties.paging-fenced-slice', title: 'paging: fenced walks return exactly the fenced slice of the stream', tags: ['@properties', '@paging'] },
+  { id: 'properties.paging-head-fence', title: 'paging: a fence taken from pageInfo.endCursor holds while the stream grows', tags: ['@properties', '@paging'] },
+];
+
+export const propertyTest = (id: string): PropertyTest => {
+  const found = PROPERTY_TESTS.find((p) => p.id === id);
+  if (!found) throw new Error(`no property test '${id}' in src/harness/properties/catalogue.ts`);
+  return found;
+};

@@ -1,0 +1,125 @@
+/**
+ * One selection (src/harness/scenario/selection.ts) for every command: the same --grep/--tag/--shard give the
+ * same scenarios, property tests and broken files in `list`, `coverage`, `doctor` and `run` (whose spec files
+ * declare what the FTF_SELECT_* it hands them select); shards partition the selection; and a selected broken
+ * file is errored in the verdict with its file:line:col (a real Playwright run, no target needed).
+ */
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { playwright } from '../../src/cli/playwright.js';
+import { loadSelection, selectCatalogue, selectionFromEnv, type SelectionFlags } from '../../src/harness/scenario/selection.js';
+import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
+import { PROPERTY_TESTS } from '../../src/harness/properties/catalogue.js';
+import { runTimeoutMs, testTimeoutMs } from '../../src/harness/target/bounds.js';
+import { TIMEOUT_DEFAULTS } from '../../src/harness/target/defaults.js';
+import { cli, fakePlaywright, FIXTURES, scratch } from './helpers.js';
+
+const realPlaywright = playwright.run;
+const dir = scratch('ftf-cli-selection-');
+after(() => rmSync(dir, { recursive: true, force: true }));
+const reports = process.env.FTF_REPORTS_DIR!;
+
+// The report fixtures' demo scenarios plus a broken family: one file that parses (its id is still known), one
+// with a YAML syntax error (nothing known but its path).
+const specs = join(dir, 'specs');
+cpSync(join(FIXTURES, 'specs'), specs, { recursive: true });
+mkdirSync(join(specs, 'fam'), { recursive: true });
+writeFileSync(join(specs, 'fam', 'broken.yaml'), 'id: fam.broken\ntitle: broken\ncovers: [NO-SUCH-CLAUSE]\nsteps:\n  - request: { method: GET, path: /x }\n');
+writeFileSync(join(specs, 'fam', 'syntax.yaml'), 'id: fam.syntax\ntitle: [unclosed\nsteps: []\n');
+process.env.FTF_SPECS_DIR = specs;
+process.env.FTF_SPEC_DIR = join(FIXTURES, 'spec');
+
+const FLAG_SETS: SelectionFlags[] = [{}, { grep: 'health|broken' }, { tag: 'demo' }, { tag: 'fam' }, { shard: '1/2' }, { shard: '2/2' }, { grep: 'demo|fam|paging', shard: '2/3' }];
+const args = (f: SelectionFlags): string[] => [...(f.grep ? ['--grep', f.grep] : []), ...(f.tag ? ['--tag', f.tag] : []), ...(f.shard ? ['--shard', f.shard] : [])];
+const names = (s: ReturnType<typeof loadSelection>): string[] => [...s.scenarios.map((x) => x.id), ...s.extras.map((x) => x.id), ...s.problems.map((p) => p.file)].sort();
+
+test('selection: grep on "id: title @tags", tag includes the family, shards split the sorted selection', () => {
+  const suite = loadScenarioSuite(specs);
+  const pick = (f: SelectionFlags): string[] => names({ ...selectCatalogue(suite, specs, f, PROPERTY_TESTS), suite });
+  assert.deepEqual(pick({ grep: '^demo\\.health:' }), ['demo.health']);
+  assert.deepEqual(pick({ grep: '@smoke' }), ['demo.health']);
+  assert.deepEqual(pick({ tag: '@smoke' }), ['demo.health']);
+  // The family is a tag (the folder of a broken file too), as Playwright's @family tag was.
+  assert.equal(pick({ tag: 'demo' }).length, 5);
+  assert.deepEqual(pick({ tag: 'fam' }), [join(specs, 'fam/broken.yaml'), join(specs, 'fam/syntax.yaml')]);
+  // A broken file is found by the id it still carries, or by its path.
+  assert.deepEqual(pick({ grep: '^fam\\.broken:' }), [join(specs, 'fam/broken.yaml')]);
+  assert.deepEqual(pick({ grep: 'fam/syntax\\.yaml' }), [join(specs, 'fam/syntax.yaml')]);
+  assert.deepEqual(pick({ tag: 'paging' }), PROPERTY_TESTS.map((p) => p.id).sort());
+  // Shards: disjoint, together the unsharded selection, sizes within one of each other.
+  for (const n of [1, 2, 3, 4, 9, 12]) {
+    const parts = Array.from({ length: n }, (_, i) => pick({ grep: 'demo|fam|paging', shard: `${i + 1}/${n}` }));
+    assert.deepEqual(parts.flat().sort(), pick({ grep: 'demo|fam|paging' }), `n=${n}`);
+    const sizes = parts.map((p) => p.length);
+    assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `n=${n}: ${sizes.join(',')}`);
+  }
+  assert.deepEqual(pick({ grep: 'no-such-thing' }), []);
+  assert.throws(() => selectCatalogue(suite, specs, { shard: '3/2' }), /--shard must be i\/n/);
+});
+
+test('list, coverage, doctor and run select the same for the same flags', { timeout: 4 * testTimeoutMs(TIMEOUT_DEFAULTS) }, async () => {
+  const fake = fakePlaywright(join(FIXTURES, 'playwright-results.json'));
+  for (const flags of FLAG_SETS) {
+    const expected = names(loadSelection(specs, flags));
+    const what = JSON.stringify(flags);
+
+    const list = await cli('list', '--json', ...args(flags));
+    const json = JSON.parse(list.out) as { scenarios: { id: string }[]; properties: { id: string }[]; problems: { file: string }[] };
+    assert.deepEqual([...json.scenarios.map((s) => s.id), ...json.properties.map((p) => p.id), ...json.problems.map((p) => p.file)].sort(), expected, `list ${what}`);
+
+    const coverage = await cli('coverage', '--json', ...args(flags));
+    const rows = JSON.parse(coverage.out.slice(0, coverage.out.lastIndexOf(']') + 1)) as { scenarios: string[] }[];
+    const expectedScenarios = loadSelection(specs, flags).scenarios.map((s) => s.id).sort();
+    assert.deepEqual([...new Set(rows.flatMap((r) => r.scenarios))].sort(), expectedScenarios, `coverage ${what}`);
+
+    fake.calls.length = 0;
+    await cli('run', '--no-report', ...args(flags));
+    const env = fake.calls[0]?.env;
+    assert.ok(env, `run ${what} started no Playwright`);
+    // What the spec files declare: the same function on the flags the run handed them.
+    assert.deepEqual(names(loadSelection(specs, selectionFromEnv(env))), expected, `run ${what}`);
+  }
+  // doctor starts the embedded reference: one flag set with a shard, against list's answer.
+  const flags: SelectionFlags = { grep: 'demo|fam|paging', shard: '2/3' };
+  const doctor = await cli('doctor', ...args(flags));
+  const selectedLine = /^INFO selected: (.*)$/m.exec(doctor.out)?.[1];
+  assert.ok(selectedLine, doctor.out);
+  const brokenLines = [...doctor.out.matchAll(/^WARN broken scenario file (\S+)/gm)].map((m) => m[1]!);
+  const selected = loadSelection(specs, flags);
+  assert.deepEqual(selectedLine.split(', ').sort(), [...selected.scenarios.map((s) => s.id), ...selected.extras.map((x) => x.id)].sort());
+  assert.deepEqual(brokenLines.sort(), selected.problems.map((p) => p.file).sort());
+});
+
+interface Verdicts {
+  overall: string;
+  scenarios: { id: string; verdict: string; record: { code?: string; location?: string }; messages: string[] }[];
+}
+
+/** A real run (Playwright and its workers): a broken file needs no target, so no server starts. */
+async function realRun(...flags: string[]): Promise<Verdicts> {
+  playwright.run = realPlaywright;
+  const r = await cli('run', '--no-report', ...flags, '--', '--workers=1');
+  // docs/cli.md: an invalid scenario file is errored and exits 3 (the run cannot be trusted).
+  assert.equal(r.code, 3, `${r.out}\n${r.err}`);
+  return JSON.parse(readFileSync(join(reports, 'verdicts.json'), 'utf8')) as Verdicts;
+}
+
+test('a selected broken file is errored in the verdict with file:line:col, also in a shard', { timeout: 2 * runTimeoutMs(TIMEOUT_DEFAULTS, 4, 1) }, async () => {
+  const byId = await realRun('--grep', '^fam\\.broken:');
+  assert.equal(byId.overall, 'non-conformant');
+  assert.equal(byId.scenarios.length, 1, JSON.stringify(byId.scenarios.map((s) => s.id)));
+  const broken = byId.scenarios[0]!;
+  assert.equal(broken.verdict, 'errored');
+  assert.equal(broken.record.code, 'FTF_E_SCENARIO_INVALID');
+  assert.match([broken.record.location ?? '', ...broken.messages].join('\n'), /fam\/broken\.yaml:3:\d+/);
+
+  // --tag fam --shard 1/2: the file with the syntax error (sorted first: it has no id), alone in its shard.
+  const shard = await realRun('--tag', 'fam', '--shard', '1/2');
+  assert.equal(shard.scenarios.length, 1, JSON.stringify(shard.scenarios.map((s) => s.id)));
+  const syntax = shard.scenarios[0]!;
+  assert.equal(syntax.verdict, 'errored');
+  assert.equal(syntax.record.code, 'FTF_E_SCENARIO_INVALID');
+  assert.match([syntax.record.location ?? '', ...syntax.messages].join('\n'), /fam\/syntax\.yaml:\d+:\d+/);
+});

@@ -1,0 +1,130 @@
+/**
+ * The sharded CI flow end to end, as a CI user runs it (docs/ci/README.md): `run --shard 1/2` and
+ * `run --shard 2/2` into their own reports folders (each a blob + selection.json), `merge` of the two into a
+ * third, one verdict and exit code. The merged verdicts.json (per scenario and per clause), JUnit testcases
+ * and Allure results must equal an unsharded run of the same selection. A merge missing a shard is not green.
+ *
+ * Kept cheap: a --grep of 6 scenarios in 3 families, one worker per run, no Allure HTML (--no-report).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
+import { runTimeoutMs, testTimeoutMs } from '../../src/harness/target/bounds.js';
+import { profileTimeouts, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
+
+const GREP = '^(errors\\.error-body(-40[03])?|events\\.scope|checkpoints\\.(create|delete)):';
+const SCENARIOS = 6;
+const dir = mkdtempSync(join(tmpdir(), 'ftf-sharded-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// Bounds from the reference profile: one run of the selection (two projects, one worker) plus the server starts.
+const timeouts = profileTimeouts(REFERENCE_PROFILE);
+const RUN_MS = runTimeoutMs(timeouts, SCENARIOS * 2, 1) + 2 * testTimeoutMs(timeouts);
+
+interface Cli {
+  code: number | null;
+  out: string;
+}
+
+/** The installed CLI (bin/ftf-conformance.mjs) in a child, with its own reports folder and one worker. */
+function cli(reports: string, ...args: string[]): Promise<Cli> {
+  return new Promise((resolvePromise, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, FTF_REPORTS_DIR: reports, FTF_WORKERS: '1', CI: '1' };
+    for (const k of ['FTF_TARGET', 'FTF_BLOB_REPORT', 'FTF_SELECT_GREP', 'FTF_SELECT_TAG', 'FTF_SELECT_SHARD', 'FTF_SPECS_DIR']) delete env[k];
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ftf-conformance.mjs'), ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, out });
+    });
+  });
+}
+
+interface VerdictsFile {
+  overall: string;
+  totals: Record<string, number>;
+  problems: string[];
+  scenarios: Array<{ id: string; verdict: string; clauses: string[]; durationMs?: number; record: { har?: string } & Record<string, unknown> } & Record<string, unknown>>;
+  clauses: Array<{ id: string; verdict: string; scenarios: string[] }>;
+}
+
+const readVerdicts = (reports: string): VerdictsFile => JSON.parse(readFileSync(join(reports, 'verdicts.json'), 'utf8')) as VerdictsFile;
+
+/** Verdicts without timings or the HAR file's (random, per-folder) name. */
+function comparableVerdicts(v: VerdictsFile): unknown {
+  return {
+    overall: v.overall,
+    totals: v.totals,
+    problems: v.problems,
+    clauses: v.clauses,
+    scenarios: v.scenarios
+      .map(({ durationMs: _d, record: { har, ...record }, ...rest }) => ({ ...rest, record: { ...record, har: har === undefined ? 'none' : 'a file' } }))
+      .sort((a, b) => a.id.localeCompare(b.id)),
+  };
+}
+
+/** JUnit testcases as "suite | name | status", sorted. */
+function junitCases(reports: string): string[] {
+  const xml = readFileSync(join(reports, 'junit.xml'), 'utf8');
+  const out: string[] = [];
+  for (const suite of xml.matchAll(/<testsuite\s[^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testsuite>/g)) {
+    for (const c of suite[2]!.matchAll(/<testcase\s[^>]*name="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+      const body = c[2] ?? '';
+      const status = /<failure\b/.test(body) ? 'failed' : /<error\b/.test(body) ? 'errored' : /<skipped\b/.test(body) ? 'skipped' : 'passed';
+      out.push(`${suite[1]} | ${c[1]} | ${status}`);
+    }
+  }
+  return out.sort();
+}
+
+/** Allure results as "fullName | historyId | status", sorted. */
+function allureResults(reports: string): string[] {
+  const folder = join(reports, 'allure-results');
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('-result.json'))
+    .map((f) => JSON.parse(readFileSync(join(folder, f), 'utf8')) as { fullName: string; historyId: string; status: string })
+    .map((r) => `${r.fullName} | ${r.historyId} | ${r.status}`)
+    .sort();
+}
+
+test('sharded flow: 2 shards + merge give the unsharded verdict, JUnit and Allure results; a missing shard is not green', { timeout: 5 * RUN_MS }, async () => {
+  const [whole, s1, s2, merged, partial] = ['whole', 'shard-1', 'shard-2', 'merged', 'partial'].map((n) => join(dir, n)) as [string, string, string, string, string];
+  const unsharded = await cli(whole, 'run', '--grep', GREP, '--no-report');
+  assert.equal(unsharded.code, 0, unsharded.out.slice(-3000));
+  const first = await cli(s1, 'run', '--grep', GREP, '--shard', '1/2', '--no-report');
+  assert.equal(first.code, 0, first.out.slice(-3000));
+  const second = await cli(s2, 'run', '--grep', GREP, '--shard', '2/2', '--no-report');
+  assert.equal(second.code, 0, second.out.slice(-3000));
+
+  // Each shard ran part of the selection, the two together all of it, no scenario twice.
+  const ids = (reports: string): string[] => readVerdicts(reports).scenarios.map((s) => s.id);
+  const [all, one, two] = [ids(whole), ids(s1), ids(s2)];
+  assert.equal(all.length, SCENARIOS, `the selection: ${all.join(', ')}`);
+  assert.ok(one.length > 0 && two.length > 0, `both shards ran something: ${one.join(', ')} | ${two.join(', ')}`);
+  assert.deepEqual([...one, ...two].sort(), [...all].sort());
+
+  const m = await cli(merged, 'merge', '--no-report', s1, s2);
+  assert.equal(m.code, 0, m.out.slice(-3000));
+  assert.match(m.out, /verdict: CONFORMANT/);
+  assert.deepEqual(comparableVerdicts(readVerdicts(merged)), comparableVerdicts(readVerdicts(whole)));
+  const cases = junitCases(whole);
+  assert.equal(cases.length, SCENARIOS * 2, `one testcase per scenario and project: ${cases.join('\n')}`);
+  assert.deepEqual(junitCases(merged), cases);
+  const allure = allureResults(whole);
+  assert.equal(allure.length, SCENARIOS * 2);
+  assert.deepEqual(allureResults(merged), allure);
+
+  // One shard alone is not the run: the merge says which shard is missing and does not pass the gate.
+  const lonely = await cli(partial, 'merge', '--no-report', s1);
+  assert.equal(lonely.code, 1, lonely.out.slice(-3000));
+  assert.match(lonely.out, /PROBLEM shard 2\/2 missing/);
+  assert.equal(readVerdicts(partial).overall, 'non-conformant');
+});
