@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createAuthClient } from '../../src/harness/auth/client.js';
 import { runScenario } from '../../src/harness/engine/run.js';
+import { NotApplicable } from '../../src/harness/engine/errors.js';
 import type { EngineContext } from '../../src/harness/engine/types.js';
 import { RecordingTransport } from '../../src/harness/http/recorder.js';
 import { Redactor } from '../../src/harness/http/redactor.js';
@@ -95,6 +96,8 @@ async function runOne(scenario: Scenario, opts: SweepOptions, transport: ReturnT
   const elapsedMs = Math.round(performance.now() - started);
   if (outcome === HUNG) return { id: scenario.id, status: 'hung', elapsedMs, text: `still running after ${opts.watchdogMs} ms`, typed: false };
   if (outcome.ok) return { id: scenario.id, status: 'passed', elapsedMs, text: '', typed: true };
+  // A `skip_if` that held (the target lacks the data the scenario needs): the runner skips it with this reason.
+  if (outcome.error instanceof NotApplicable) return { id: scenario.id, status: 'skipped', elapsedMs, text: '', typed: true, skipReason: outcome.error.message };
   return { id: scenario.id, status: 'failed', elapsedMs, text: reportText(outcome.error, failedAt), typed: outcome.error instanceof FtfError };
 }
 
