@@ -58,6 +58,19 @@ export const SUBSCRIBE_PROBES: Probe[] = [
       return new Set(results.map((r) => r.body.uid)).size > 1;
     },
   })),
+  {
+    fault: 'idempotency-key-not-user-scoped',
+    checks: 'bob subscribes for ENT-ALPHA with key K; alice\'s request with K for ENT-GAMMA (not on her list) gets bob\'s 200 instead of 403',
+    deviates: async (h) => {
+      const key = newKey();
+      const ind = await h.indication();
+      const bob = await h.api('POST', '/subscribe', {
+        as: 'cc-bob', headers: { 'idempotency-key': key }, json: { indicationUid: ind.uid, entityCode: 'ENT-ALPHA', amount: 1_000_000 },
+      });
+      const alice = await h.subscribe({ entityCode: 'ENT-GAMMA' }, key);
+      return bob.status === 200 && alice.status === 200 && alice.body.uid === bob.body.uid;
+    },
+  },
   // ---- amounts ----
   {
     fault: 'minimum-in-units',
@@ -73,6 +86,14 @@ export const SUBSCRIBE_PROBES: Probe[] = [
     fault: 'minimum-detail-changed',
     checks: 'the below-minimum detail is not the spec text',
     deviates: async (h) => (await h.subscribe({ amount: 1 })).body.detail !== BELOW_MINIMUM,
+  },
+  {
+    fault: 'minimum-as-422',
+    checks: 'below the minimum answers 422 with a [{loc, msg, type}] detail',
+    deviates: async (h) => {
+      const res = await h.subscribe({ amount: 1 });
+      return res.status === 422 && Array.isArray(res.body.detail);
+    },
   },
   {
     fault: 'maximum-not-enforced',

@@ -46,6 +46,9 @@ export function resolveSubscriptionDate(domain: Domain, spec: IndicationSpec, re
 export function checkMinimum(spec: IndicationSpec, amount: Decimal, faults: Faults): void {
   const minimum = faults.on('minimum-in-units') ? new Decimal(spec.minimum) : new Decimal(spec.minimum).mul(MILLION);
   const below = faults.on('minimum-boundary-exclusive') ? amount.lessThanOrEqualTo(minimum) : amount.lessThan(minimum);
+  if (below && faults.on('minimum-as-422')) {
+    throw new ApiError(422, [{ loc: ['body', 'amount'], msg: 'Amount is below the indication minimum.', type: 'value_error' }]);
+  }
   if (below) throw new ApiError(400, faults.on('minimum-detail-changed') ? 'Amount too small.' : 'Amount is below the indication minimum.');
 }
 
