@@ -7,8 +7,8 @@
  * `profile`: the kind of target on which the deviation is observable. Almost all are observable on the
  * sandbox; `production` faults only change a production-mode server and need a production profile to die.
  */
-export type FaultFamily =
-  | 'token' | 'permissions' | 'idempotency' | 'checkpoints' | 'paging' | 'amounts' | 'lifecycle' | 'schema' | 'others';
+export const FAULT_FAMILIES = ['token', 'permissions', 'idempotency', 'checkpoints', 'paging', 'amounts', 'lifecycle', 'schema', 'others'] as const;
+export type FaultFamily = typeof FAULT_FAMILIES[number];
 
 export interface FaultInfo {
   name: string;
