@@ -85,12 +85,14 @@ const ROWS: Row[] = [
   ['minimum-as-422', 'amounts', ['ERR-AMOUNT-MIN'], 'an amount below the minimum is answered as a schema failure (422 {detail: [{loc, msg, type}]}) instead of 400'],
   ['maximum-not-enforced', 'amounts', ['ERR-AMOUNT-MAX'], 'an indication with enforceMaximum accepts amounts above the maximum (manual review)'],
   ['subscription-date-not-validated', 'amounts', ['ERR-SUBSCRIPTION-DATE'], 'any well-formed subscriptionDate is accepted, listed or not'],
+  ['subscription-date-cutoff-not-checked', 'amounts', ['ERR-SUBSCRIPTION-DATE'], "today's date is accepted as subscriptionDate after today's cut-off (the check compares calendar days, not the cut-off)"],
   ['expired-indication-uid-accepted', 'amounts', ['ERR-INDICATION-UID'], "yesterday's (rotated) uid of a Fixed indication is accepted"],
   // ---- lifecycle ----
   ['issued-at-request-time', 'lifecycle', ['ST-ISSUE-AFTER-CUTOFF'], 'a subscription is issued at the next request instead of after its cut-off'],
   ['holding-uid-set-early', 'lifecycle', ['ST-HOLDING-AFTER-SUBSCRIPTION', 'EP-SUBSCRIPTION-LIST'], 'holdingUid is set when the subscription is created, before the holding exists'],
   ['late-funding-not-moving-date', 'lifecycle', ['ST-LATE-FUNDING'], 'late funding is treated as on time: issued on the original date'],
   ['default-date-wrong', 'lifecycle', ['ST-DEFAULT-DATE'], 'an omitted subscriptionDate defaults to the second available date, not today'],
+  ['default-date-ignores-cutoff', 'lifecycle', ['ST-DEFAULT-DATE'], "an omitted subscriptionDate is today also after today's cut-off (not moved to the next available date)"],
   // ---- schema of responses ----
   ['event-money-as-number', 'schema', ['RES-DECIMAL'], 'event money and rate fields are JSON numbers, not decimal strings'],
   ['holding-number-as-string', 'schema', ['RES-NUMBER', 'RES-HOLDING'], 'Holding.cost is a string, not a number'],

@@ -95,7 +95,18 @@ A conformance harness earns trust only if it fails wrong implementations for the
 correct one. The reference server (\`src/reference\`) can inject one fault at a time (\`--fault NAME\`,
 \`startReferenceServer({ fault })\`); each is a single deviation from one rule of the spec, implemented where
 that rule lives, and names the clause ids (\`/work/shared/spec/clauses.yaml\`) it breaks. The catalogue
-(\`src/reference/fault-registry.ts\`) has ${FAULTS.length} faults.
+(\`src/reference/fault-registry.ts\`) has ${FAULTS.length} faults in ${FAULT_FAMILIES.length} families.
+
+Besides plain breakages, the catalogue holds the deviations an independent implementer is likely to make
+(issue 13): an off-by-one only for page sizes other than the default (\`page-size-off-by-one\`), a fence
+honoured on the first page only (\`fence-first-page-only\`), a replay cache keyed without the user
+(\`idempotency-key-not-user-scoped\`), the allow-list checked on lists but not on a single holding
+(\`holding-read-skips-allow-list\`), a write deny-list that forgets DELETE (\`readonly-client-can-delete\`),
+a clock-skew leeway on token expiry (\`token-expiry-grace-30s\`), a "nothing to move" PATCH answered before
+the version check (\`checkpoint-same-cursor-unversioned\`), a below-minimum amount treated as a schema
+failure (\`minimum-as-422\`), and today's date taken by calendar day alone after its cut-off
+(\`subscription-date-cutoff-not-checked\`, \`default-date-ignores-cutoff\`). Each has a probe in
+\`test/reference/faults-probes-*.ts\` showing the faulted server deviates and the clean one does not.
 
 ## Running it
 
@@ -126,6 +137,9 @@ server: their projects start the reference with \`mode: 'production'\` and load
 guard skips mutating scenarios and \`token.api-key-production\` sends the profile's refusal-probe API key. When
 any production fault runs, the clean run also covers the reference in production mode (project
 \`clean-production\`); its counts are added to the clean line.
+
+The kill table below is grouped by family (the \`family\` of each fault in the registry): one summary row
+per family, then the faults of each family with the scenarios that failed under them.
 
 CI subset (\`--subset ci\`, ${CI_SUBSET.length} faults covering every family): ${CI_SUBSET.map((n) => `\`${n}\``).join(', ')}.
 

@@ -106,6 +106,17 @@ export const SUBSCRIBE_PROBES: Probe[] = [
     deviates: async (h) => (await h.subscribe({ subscriptionDate: '2026-03-07' })).status === 200,
   },
   {
+    fault: 'subscription-date-cutoff-not-checked',
+    checks: 'at 20:00 UTC of the first listed date (London cut-off 11:00) that date is accepted explicitly; a Saturday still is not',
+    deviates: async (h) => {
+      const day = (await h.indication()).subscriptionDates[0] ?? '';
+      await h.sandbox('/clock/advance', { to: `${day}T20:00:00Z` });
+      const listed = (await h.indication()).subscriptionDates;
+      const res = await h.subscribe({ subscriptionDate: day });
+      return !listed.includes(day) && res.status === 200 && (await h.subscribe({ subscriptionDate: '2026-03-07' })).status === 400;
+    },
+  },
+  {
     fault: 'expired-indication-uid-accepted',
     checks: 'yesterday\'s Fixed uid is accepted',
     deviates: async (h) => {
@@ -147,6 +158,17 @@ export const SUBSCRIBE_PROBES: Probe[] = [
     deviates: async (h) => {
       const first = (await h.indication()).subscriptionDates[0];
       return (await h.subscribe()).body.subscriptionDate !== first;
+    },
+  },
+  {
+    fault: 'default-date-ignores-cutoff',
+    checks: 'at 20:00 UTC of the first listed date (past its cut-off) an omitted subscriptionDate is that date, not the next listed one',
+    deviates: async (h) => {
+      const day = (await h.indication()).subscriptionDates[0];
+      await h.sandbox('/clock/advance', { to: `${day}T20:00:00Z` });
+      const next = (await h.indication()).subscriptionDates[0];
+      const res = await h.subscribe();
+      return next !== day && res.status === 200 && res.body.subscriptionDate === day;
     },
   },
   {

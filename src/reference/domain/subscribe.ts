@@ -30,15 +30,24 @@ export function checkIndicationUid(domain: Domain, uid: string, faults: Faults):
   return found.spec;
 }
 
-/** Requested date must be listed (which implies its cut-off is ahead); omitted -> first listed date. */
+/**
+ * Requested date must be listed (which implies its cut-off is ahead); omitted -> first listed date. The
+ * faults default-date-ignores-cutoff and subscription-date-cutoff-not-checked take today (in the product's
+ * zone, a business day) by its calendar date alone, as if its cut-off had not passed.
+ */
 export function resolveSubscriptionDate(domain: Domain, spec: IndicationSpec, requested: string | undefined, faults: Faults): string {
-  const dates = domain.indications.subscriptionDates(spec, domain.clock.now());
+  const now = domain.clock.now();
+  const dates = domain.indications.subscriptionDates(spec, now);
+  const today = domain.indications.localToday(spec, now);
+  const todayByCalendar = (): boolean => domain.indications.isBusinessDay(spec, today);
   if (requested === undefined) {
+    if (faults.on('default-date-ignores-cutoff') && todayByCalendar()) return today;
     const first = faults.on('default-date-wrong') ? dates[1] : dates[0];
     if (!first) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
     return first;
   }
-  if (!dates.includes(requested) && !faults.on('subscription-date-not-validated')) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
+  const todayAfterCutoff = faults.on('subscription-date-cutoff-not-checked') && requested === today && todayByCalendar();
+  if (!dates.includes(requested) && !todayAfterCutoff && !faults.on('subscription-date-not-validated')) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
   return requested;
 }
 
