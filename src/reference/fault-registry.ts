@@ -7,8 +7,8 @@
  * `profile`: the kind of target on which the deviation is observable. Almost all are observable on the
  * sandbox; `production` faults only change a production-mode server and need a production profile to die.
  */
-export type FaultFamily =
-  | 'token' | 'permissions' | 'idempotency' | 'checkpoints' | 'paging' | 'amounts' | 'lifecycle' | 'schema' | 'others';
+export const FAULT_FAMILIES = ['token', 'permissions', 'idempotency', 'checkpoints', 'paging', 'amounts', 'lifecycle', 'schema', 'others'] as const;
+export type FaultFamily = typeof FAULT_FAMILIES[number];
 
 export interface FaultInfo {
   name: string;
@@ -28,6 +28,7 @@ const ROWS: Row[] = [
   ['token-no-expires-in', 'token', ['AUTH-TOKEN-RESPONSE'], 'the token response has no expires_in'],
   ['token-expires-in-string', 'schema', ['AUTH-TOKEN-RESPONSE'], 'expires_in is a string ("28800"), not a number of seconds'],
   ['expired-token-accepted', 'token', ['AUTH-BEARER'], 'an access token past its expires_in is still accepted'],
+  ['token-expiry-grace-30s', 'token', ['AUTH-BEARER'], 'access tokens are accepted for 30 s past expires_in (a clock-skew leeway on the expiry check)'],
   ['refresh-token-not-rotated', 'token', ['AUTH-REFRESH-ROTATION'], 'the refresh_token grant returns the presented refresh token again (no rotation)'],
   ['redirect-uri-not-checked', 'token', ['AUTH-CODE-REDIRECT'], 'the code exchange accepts a redirect_uri other than the one used to obtain the code'],
   ['pkce-not-checked', 'token', ['AUTH-CODE-PKCE'], 'the code exchange accepts a missing or wrong code_verifier'],
@@ -40,6 +41,8 @@ const ROWS: Row[] = [
   ['entity-403-as-404', 'permissions', ['AUTH-ENTITY-403'], 'an entity not on the allow-list answers 404 "Entity not found" instead of 403'],
   ['entity-403-detail-changed', 'permissions', ['AUTH-ENTITY-403'], 'the entity 403 says "Forbidden" instead of "Not authorised for this entity"'],
   ['readonly-client-can-write', 'permissions', ['AUTH-ENDPOINT-403'], 'a read-only client may call write endpoints'],
+  ['readonly-client-can-delete', 'permissions', ['AUTH-ENDPOINT-403'], 'the read-only check knows POST, PUT and PATCH as writes: a read-only client may DELETE (e.g. DELETE /webhook)'],
+  ['holding-read-skips-allow-list', 'permissions', ['AUTH-ENTITY-403'], 'GET /holding/{entity_code}/{holding_uid} checks that the holding exists but not the allow-list (the lists do): a holding of a forbidden entity is served, an unknown uid is 404'],
   ['event-stream-leaks-entities', 'permissions', ['AUTH-EVENT-SCOPE'], 'GET /event without entity_code returns events of every entity, not only the allow-list'],
   // ---- idempotency (POST /subscribe) ----
   ['idempotency-key-optional', 'idempotency', ['EP-SUBSCRIBE-IDEMPOTENCY-KEY'], 'POST /subscribe without Idempotency-Key is processed instead of 400'],
@@ -48,11 +51,13 @@ const ROWS: Row[] = [
   ['idempotency-replay-status-lost', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'a replay always answers 200 (a cached 400 comes back as 200 with its body)'],
   ['idempotency-concurrent-duplicates', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'an await between cache lookup and store: concurrent retries with one key create several subscriptions'],
   ['idempotency-window-2ms', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'a 2 ms await between cache lookup and store: only retries arriving within 2 ms of each other create several subscriptions'],
+  ['idempotency-key-not-user-scoped', 'idempotency', ['AUTH-ENTITY-403', 'EP-SUBSCRIBE-REPLAY'], "the replay cache is keyed by Idempotency-Key alone, not (user, key): another user's request with a used key replays the first user's response before any permission check"],
   // ---- checkpoints ----
   ['checkpoint-no-version-check', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'PATCH ignores expectedCheckpointVersion (a stale version wins)'],
   ['checkpoint-cas-not-atomic', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'an await between version check and write: several concurrent PATCHes with one version all get 200'],
   ['checkpoint-cas-window-2ms', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'a 2 ms await between version check and write: only PATCHes arriving within 2 ms of each other all get 200'],
   ['checkpoint-409-without-state', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'the 409 body carries only detail, not the current checkpoint'],
+  ['checkpoint-same-cursor-unversioned', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'a PATCH to the cursor the checkpoint already holds is a no-op 200 before the version check: a stale expectedCheckpointVersion is not refused'],
   ['checkpoint-put-200-on-create', 'checkpoints', ['EP-CHECKPOINT-CREATE'], 'first creation by PUT answers 200 instead of 201'],
   ['checkpoint-cursor-not-at-end', 'checkpoints', ['EP-CHECKPOINT-CREATE'], 'a new checkpoint points at the event before the newest one (off by one)'],
   ['checkpoint-not-user-scoped', 'checkpoints', ['EP-CHECKPOINT-SCOPE'], 'checkpoints are shared by every user'],
@@ -71,18 +76,23 @@ const ROWS: Row[] = [
   ['total-count-page-only', 'paging', ['EP-EVENT-TOTAL'], 'totalCount counts the events of the page, not of the whole range'],
   ['events-out-of-order', 'paging', ['EP-EVENT-PAGING', 'EVS-ORDER'], 'the events of a page come newest first'],
   ['page-limit-exceeded', 'paging', ['EP-EVENT-PAGE-LIMIT'], 'a page holds limit + 1 events'],
+  ['page-size-off-by-one', 'paging', ['EP-EVENT-PAGING', 'EVS-ORDER'], 'with a limit other than the default page size, pageEndCursor is the event after the last one on the page: one event lost per page (default-size pages are right)'],
+  ['fence-first-page-only', 'paging', ['EP-EVENT-FENCE'], 'end_cursor is honoured only on a request without start_cursor: the pages after the first run past the fence'],
   // ---- amounts and dates (POST /subscribe) ----
   ['minimum-in-units', 'amounts', ['ERR-AMOUNT-MIN'], 'the minimum is compared in currency units, not millions (amount 1 is accepted)'],
   ['minimum-boundary-exclusive', 'amounts', ['ERR-AMOUNT-MIN'], 'an amount equal to minimum x 1,000,000 is refused'],
   ['minimum-detail-changed', 'amounts', ['ERR-AMOUNT-MIN'], 'below-minimum detail says "Amount too small." instead of the spec text'],
+  ['minimum-as-422', 'amounts', ['ERR-AMOUNT-MIN'], 'an amount below the minimum is answered as a schema failure (422 {detail: [{loc, msg, type}]}) instead of 400'],
   ['maximum-not-enforced', 'amounts', ['ERR-AMOUNT-MAX'], 'an indication with enforceMaximum accepts amounts above the maximum (manual review)'],
   ['subscription-date-not-validated', 'amounts', ['ERR-SUBSCRIPTION-DATE'], 'any well-formed subscriptionDate is accepted, listed or not'],
+  ['subscription-date-cutoff-not-checked', 'amounts', ['ERR-SUBSCRIPTION-DATE'], "today's date is accepted as subscriptionDate after today's cut-off (the check compares calendar days, not the cut-off)"],
   ['expired-indication-uid-accepted', 'amounts', ['ERR-INDICATION-UID'], "yesterday's (rotated) uid of a Fixed indication is accepted"],
   // ---- lifecycle ----
   ['issued-at-request-time', 'lifecycle', ['ST-ISSUE-AFTER-CUTOFF'], 'a subscription is issued at the next request instead of after its cut-off'],
   ['holding-uid-set-early', 'lifecycle', ['ST-HOLDING-AFTER-SUBSCRIPTION', 'EP-SUBSCRIPTION-LIST'], 'holdingUid is set when the subscription is created, before the holding exists'],
   ['late-funding-not-moving-date', 'lifecycle', ['ST-LATE-FUNDING'], 'late funding is treated as on time: issued on the original date'],
   ['default-date-wrong', 'lifecycle', ['ST-DEFAULT-DATE'], 'an omitted subscriptionDate defaults to the second available date, not today'],
+  ['default-date-ignores-cutoff', 'lifecycle', ['ST-DEFAULT-DATE'], "an omitted subscriptionDate is today also after today's cut-off (not moved to the next available date)"],
   // ---- schema of responses ----
   ['event-money-as-number', 'schema', ['RES-DECIMAL'], 'event money and rate fields are JSON numbers, not decimal strings'],
   ['holding-number-as-string', 'schema', ['RES-NUMBER', 'RES-HOLDING'], 'Holding.cost is a string, not a number'],

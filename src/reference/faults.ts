@@ -8,7 +8,7 @@ import { FtfError } from '../shared/errors.js';
 import type { Faults } from './context.js';
 import { FAULTS } from './fault-registry.js';
 
-export { FAULTS, faultInfo, type FaultFamily, type FaultInfo } from './fault-registry.js';
+export { FAULTS, FAULT_FAMILIES, faultInfo, type FaultFamily, type FaultInfo } from './fault-registry.js';
 
 /** name -> what the server then does wrong. */
 export const KNOWN_FAULTS: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries(FAULTS.map((f) => [f.name, f.description])));

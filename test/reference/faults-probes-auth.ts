@@ -38,6 +38,18 @@ export const AUTH_PROBES: Probe[] = [
     },
   },
   {
+    fault: 'token-expiry-grace-30s',
+    checks: 'a token 1 s past expires_in still answers 200 (and 31 s past it, 401)',
+    deviates: async (h) => {
+      const token = await h.token();
+      const get = async (): Promise<number> => (await h.raw('GET', '/api/v1/health', { headers: { authorization: `Bearer ${token}` } })).status;
+      await h.sandbox('/clock/advance', { seconds: DEFAULT_TOKEN_LIFETIME_SECONDS + 1 });
+      const justAfter = await get();
+      await h.sandbox('/clock/advance', { seconds: 30 });
+      return justAfter === 200 && (await get()) === 401;
+    },
+  },
+  {
     fault: 'refresh-token-not-rotated',
     checks: 'the refresh grant returns the presented refresh token',
     deviates: async (h) => {
@@ -116,6 +128,26 @@ export const AUTH_PROBES: Probe[] = [
     fault: 'readonly-client-can-write',
     checks: 'the read-only client creates a checkpoint',
     deviates: async (h) => (await h.api('PUT', '/event/checkpoint/ro-probe', { as: 'cc-carol-readonly' })).status !== 403,
+  },
+  {
+    fault: 'readonly-client-can-delete',
+    checks: 'the read-only client\'s DELETE /webhook is not 403, while its PUT of a checkpoint still is',
+    deviates: async (h) => {
+      const del = await h.api('DELETE', '/webhook', { as: 'cc-carol-readonly' });
+      const put = await h.api('PUT', '/event/checkpoint/ro-probe', { as: 'cc-carol-readonly' });
+      return del.status !== 403 && put.status === 403;
+    },
+  },
+  {
+    fault: 'holding-read-skips-allow-list',
+    checks: 'alice reads an ENT-GAMMA holding by uid (200), while the ENT-GAMMA holdings list stays 403',
+    deviates: async (h) => {
+      const gamma = h.ref.domain.holdingsOf('ENT-GAMMA')[0];
+      if (!gamma) throw new Error('ENT-GAMMA has no holdings');
+      const one = await h.api('GET', `/holding/ENT-GAMMA/${gamma.uid}`);
+      const list = await h.api('GET', '/holding/ENT-GAMMA');
+      return one.status === 200 && one.body.uid === gamma.uid && list.status === 403 && list.body.detail === ENTITY_FORBIDDEN;
+    },
   },
   {
     fault: 'event-stream-leaks-entities',

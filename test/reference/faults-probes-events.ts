@@ -61,6 +61,28 @@ export const EVENT_PROBES: Probe[] = [
     },
   },
   {
+    fault: 'fence-first-page-only',
+    checks: 'with start_cursor at the 1st event and end_cursor at the 3rd, events beyond the 3rd come back (without start_cursor the fence holds)',
+    deviates: async (h) => {
+      const events = await all(h);
+      const fence = at(events, 2).cursor;
+      const firstPage = await page(h, { end_cursor: fence });
+      const later = await page(h, { start_cursor: at(events, 0).cursor, end_cursor: fence });
+      return firstPage.events.length === 3 && later.events.some((e) => e.uid === at(events, 3).uid);
+    },
+  },
+  {
+    fault: 'page-size-off-by-one',
+    checks: 'with limit 3 page 2 starts at the 5th event; with the default limit pageEndCursor is the page\'s last event',
+    deviates: async (h) => {
+      const events = await all(h);
+      const p1 = await page(h, { limit: 3 });
+      const p2 = await page(h, { limit: 3, start_cursor: String(p1.pageInfo.pageEndCursor) });
+      const whole = await page(h, {});
+      return p2.events[0]?.uid === at(events, 4).uid && whole.pageInfo.pageEndCursor === at(whole.events, whole.events.length - 1).cursor;
+    },
+  },
+  {
     fault: 'end-cursor-is-page-end',
     checks: 'pageInfo.endCursor of a 1-event page is that event, not the head',
     deviates: async (h) => {
@@ -132,6 +154,16 @@ export const EVENT_PROBES: Probe[] = [
       await h.api('PUT', '/event/checkpoint/nv');
       const cursor = at(await all(h), 0).cursor;
       return (await h.api('PATCH', '/event/checkpoint/nv', { json: { expectedCheckpointVersion: 'ec1.stale', newCursor: cursor } })).status === 200;
+    },
+  },
+  {
+    fault: 'checkpoint-same-cursor-unversioned',
+    checks: 'PATCH with a stale version to the cursor the checkpoint holds answers 200; to another cursor, 409',
+    deviates: async (h) => {
+      const created = await h.api('PUT', '/event/checkpoint/same');
+      const same = await h.api('PATCH', '/event/checkpoint/same', { json: { expectedCheckpointVersion: 'ec1.stale', newCursor: created.body.cursor } });
+      const other = await h.api('PATCH', '/event/checkpoint/same', { json: { expectedCheckpointVersion: 'ec1.stale', newCursor: at(await all(h), 0).cursor } });
+      return same.status === 200 && other.status === 409;
     },
   },
   ...['checkpoint-cas-not-atomic', 'checkpoint-cas-window-2ms'].map((fault) => ({

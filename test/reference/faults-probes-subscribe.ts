@@ -58,6 +58,19 @@ export const SUBSCRIBE_PROBES: Probe[] = [
       return new Set(results.map((r) => r.body.uid)).size > 1;
     },
   })),
+  {
+    fault: 'idempotency-key-not-user-scoped',
+    checks: 'bob subscribes for ENT-ALPHA with key K; alice\'s request with K for ENT-GAMMA (not on her list) gets bob\'s 200 instead of 403',
+    deviates: async (h) => {
+      const key = newKey();
+      const ind = await h.indication();
+      const bob = await h.api('POST', '/subscribe', {
+        as: 'cc-bob', headers: { 'idempotency-key': key }, json: { indicationUid: ind.uid, entityCode: 'ENT-ALPHA', amount: 1_000_000 },
+      });
+      const alice = await h.subscribe({ entityCode: 'ENT-GAMMA' }, key);
+      return bob.status === 200 && alice.status === 200 && alice.body.uid === bob.body.uid;
+    },
+  },
   // ---- amounts ----
   {
     fault: 'minimum-in-units',
@@ -75,6 +88,14 @@ export const SUBSCRIBE_PROBES: Probe[] = [
     deviates: async (h) => (await h.subscribe({ amount: 1 })).body.detail !== BELOW_MINIMUM,
   },
   {
+    fault: 'minimum-as-422',
+    checks: 'below the minimum answers 422 with a [{loc, msg, type}] detail',
+    deviates: async (h) => {
+      const res = await h.subscribe({ amount: 1 });
+      return res.status === 422 && Array.isArray(res.body.detail);
+    },
+  },
+  {
     fault: 'maximum-not-enforced',
     checks: 'above the enforced maximum (50 million) is accepted',
     deviates: async (h) => (await h.subscribe({ amount: 50_000_001 })).status === 200,
@@ -83,6 +104,17 @@ export const SUBSCRIBE_PROBES: Probe[] = [
     fault: 'subscription-date-not-validated',
     checks: 'a Saturday subscriptionDate is accepted',
     deviates: async (h) => (await h.subscribe({ subscriptionDate: '2026-03-07' })).status === 200,
+  },
+  {
+    fault: 'subscription-date-cutoff-not-checked',
+    checks: 'at 20:00 UTC of the first listed date (London cut-off 11:00) that date is accepted explicitly; a Saturday still is not',
+    deviates: async (h) => {
+      const day = (await h.indication()).subscriptionDates[0] ?? '';
+      await h.sandbox('/clock/advance', { to: `${day}T20:00:00Z` });
+      const listed = (await h.indication()).subscriptionDates;
+      const res = await h.subscribe({ subscriptionDate: day });
+      return !listed.includes(day) && res.status === 200 && (await h.subscribe({ subscriptionDate: '2026-03-07' })).status === 400;
+    },
   },
   {
     fault: 'expired-indication-uid-accepted',
@@ -126,6 +158,17 @@ export const SUBSCRIBE_PROBES: Probe[] = [
     deviates: async (h) => {
       const first = (await h.indication()).subscriptionDates[0];
       return (await h.subscribe()).body.subscriptionDate !== first;
+    },
+  },
+  {
+    fault: 'default-date-ignores-cutoff',
+    checks: 'at 20:00 UTC of the first listed date (past its cut-off) an omitted subscriptionDate is that date, not the next listed one',
+    deviates: async (h) => {
+      const day = (await h.indication()).subscriptionDates[0];
+      await h.sandbox('/clock/advance', { to: `${day}T20:00:00Z` });
+      const next = (await h.indication()).subscriptionDates[0];
+      const res = await h.subscribe();
+      return next !== day && res.status === 200 && res.body.subscriptionDate === day;
     },
   },
   {

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FAULTS } from '../../src/reference/faults.js';
 import { parseMutationArgs, MutationUsageError } from '../../src/selftest/mutation.js';
-import { renderMarkdown, writeJsonReport, type RunFacts } from '../../src/selftest/output.js';
+import { byFamily, renderFamilyTables, renderMarkdown, writeJsonReport, type RunFacts } from '../../src/selftest/output.js';
 import { defaultPlan, projectMetadata, titlesPattern } from '../../src/selftest/plan.js';
 import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/outcome.js';
 import { globalErrors, testsOf, type PwAnnotation, type PwJsonReport } from '../../src/selftest/pw-report.js';
 import { CI_SUBSET, selectFaults } from '../../src/selftest/subsets.js';
-import { cleanResult, faultResult, matrixOk, verdictOf, type MutationReport } from '../../src/selftest/verdict.js';
+import { cleanResult, faultResult, matrixOk, verdictOf, type MutationReport, type Verdict } from '../../src/selftest/verdict.js';
 
 const ann = (scenario: string, clauses: string[]) => [
   ...clauses.map((description) => ({ type: 'clause', description })),
@@ -155,6 +155,35 @@ describe('mutation runner', () => {
     }
     const facts: RunFacts = { wallMs: 1000, workers: 2, mode: 'targeted', notRunnable: [], generatedAt: '2026-01-01T00:00:00Z' };
     const md = renderMarkdown(report, facts);
-    assert.match(md, /\| `paging-gap` \| paging \| .* \| EP-EVENT-PAGING \| `paging.traversal` \| \*\*killed\*\* \|/);
+    assert.match(md, /### paging \(1: 1 killed\)\n\n\| fault \| deviation[^\n]*\n[^\n]*\n\| `paging-gap` \| .* \| EP-EVENT-PAGING \| `paging.traversal` \| \*\*killed\*\* \|/);
+  });
+
+  it('groups the kill table by family: a summary row per family in catalogue order, the total, one section per family', () => {
+    const result = (name: string, verdict: Verdict, failing: string[] = []) =>
+      ({ name, clauses: ['X'], failingScenarios: failing, erroredScenarios: [], verdict });
+    const report: MutationReport = {
+      clean: { passed: 3, failed: 0 },
+      faults: [
+        result('paging-gap', 'killed', ['paging.traversal']),
+        result('client-auth-ignored', 'killed', ['token.bad-client']),
+        result('fence-exclusive', 'survived'),
+        result('page-size-off-by-one', 'killed-incidentally', ['amounts.validation-422', 'paging.traversal']),
+      ],
+    };
+    const facts: RunFacts = { wallMs: 1000, workers: 1, mode: 'targeted', notRunnable: [], generatedAt: '2026-01-01T00:00:00Z' };
+    assert.deepEqual(byFamily(report).map((g) => [g.family, g.faults.map((f) => f.name)]), [
+      ['token', ['client-auth-ignored']],
+      ['paging', ['paging-gap', 'fence-exclusive', 'page-size-off-by-one']],
+    ]);
+    const md = renderFamilyTables(report, facts);
+    const summary = md.split('\n').filter((l) => l.startsWith('| [') || l.startsWith('| **all**'));
+    assert.deepEqual(summary, [
+      '| [token](#family-token) | 1 | 1 | 0 | 0 | `token.bad-client` |',
+      '| [paging](#family-paging) | 3 | 1 | 1 | 1 | `amounts.validation-422`, `paging.traversal` |',
+      '| **all** | 4 | 2 | 1 | 1 | |',
+    ]);
+    assert.ok(md.indexOf('### token (1: 1 killed)') < md.indexOf('### paging (3: 1 killed)'));
+    assert.match(md, /\| `fence-exclusive` \| .* \| X \| — \| \*\*survived\*\* \|/);
+    assert.match(renderMarkdown(report, facts), /## Kill table by family\n\n\| family \| faults \|/);
   });
 });

@@ -53,7 +53,9 @@ function authenticatesUnknownRoutes(ctx: ReferenceContext, url: string): boolean
 /** Tokens really expire: valid while now < expiresAt on the auth clock (the simulated one in the server). */
 export function accessTokenExpired(state: AuthState, record: AccessTokenRecord): boolean {
   if (state.ctx.faults.on('expired-token-accepted')) return false;
-  return state.now() >= record.expiresAt;
+  // The fault adds a clock-skew leeway, as JWT libraries offer: 30 s past expires_in still pass.
+  const leewayMs = state.ctx.faults.on('token-expiry-grace-30s') ? 30_000 : 0;
+  return state.now() >= record.expiresAt + leewayMs;
 }
 
 function principalFromApiKey(state: AuthState, presented: string): Principal | undefined {

@@ -9,6 +9,8 @@ export const ENDPOINT_FORBIDDEN = 'Endpoint not enabled for this API user.';
 
 /** Read-only clients may read; HEAD is a read. */
 const READ_METHODS = new Set(['GET', 'HEAD']);
+/** The fault readonly-client-can-delete: a deny-list of write methods that forgets DELETE. */
+const WRITES_WITHOUT_DELETE = new Set(['POST', 'PUT', 'PATCH']);
 
 /** Throws 403 unless `entityCode` is on the caller's allow-list (whether the entity exists is the route's job). */
 export function assertEntityAllowed(principal: Principal, entityCode: string, ctx: ReferenceContext): void {
@@ -23,5 +25,7 @@ export function assertEntityAllowed(principal: Principal, entityCode: string, ct
  */
 export function assertEndpointAllowed(principal: Principal, method: string, _routeId: string, ctx: ReferenceContext): void {
   if (ctx.faults.on('readonly-client-can-write')) return;
-  if (principal.readOnly && !READ_METHODS.has(method.toUpperCase())) throw new ApiError(403, ENDPOINT_FORBIDDEN);
+  const m = method.toUpperCase();
+  const write = ctx.faults.on('readonly-client-can-delete') ? WRITES_WITHOUT_DELETE.has(m) : !READ_METHODS.has(m);
+  if (principal.readOnly && write) throw new ApiError(403, ENDPOINT_FORBIDDEN);
 }

@@ -75,6 +75,8 @@ export class CheckpointBook {
     const m = this.byUser.get(email);
     const cp = m?.get(name);
     if (!m || !cp) return undefined;
+    // The fault: "nothing to move" is answered before the version is compared.
+    if (cp.cursor === cursor && this.faults.on('checkpoint-same-cursor-unversioned')) return { ok: true, checkpoint: cp };
     if (cp.checkpointVersion !== expectedVersion && !this.faults.on('checkpoint-no-version-check')) return { ok: false, checkpoint: cp };
     // 50 ms: any concurrency finds it; 2 ms: only requests that truly reach the server together (a barrier).
     if (this.faults.on('checkpoint-cas-not-atomic')) await sleep(50);

@@ -30,15 +30,24 @@ export function checkIndicationUid(domain: Domain, uid: string, faults: Faults):
   return found.spec;
 }
 
-/** Requested date must be listed (which implies its cut-off is ahead); omitted -> first listed date. */
+/**
+ * Requested date must be listed (which implies its cut-off is ahead); omitted -> first listed date. The
+ * faults default-date-ignores-cutoff and subscription-date-cutoff-not-checked take today (in the product's
+ * zone, a business day) by its calendar date alone, as if its cut-off had not passed.
+ */
 export function resolveSubscriptionDate(domain: Domain, spec: IndicationSpec, requested: string | undefined, faults: Faults): string {
-  const dates = domain.indications.subscriptionDates(spec, domain.clock.now());
+  const now = domain.clock.now();
+  const dates = domain.indications.subscriptionDates(spec, now);
+  const today = domain.indications.localToday(spec, now);
+  const todayByCalendar = (): boolean => domain.indications.isBusinessDay(spec, today);
   if (requested === undefined) {
+    if (faults.on('default-date-ignores-cutoff') && todayByCalendar()) return today;
     const first = faults.on('default-date-wrong') ? dates[1] : dates[0];
     if (!first) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
     return first;
   }
-  if (!dates.includes(requested) && !faults.on('subscription-date-not-validated')) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
+  const todayAfterCutoff = faults.on('subscription-date-cutoff-not-checked') && requested === today && todayByCalendar();
+  if (!dates.includes(requested) && !todayAfterCutoff && !faults.on('subscription-date-not-validated')) throw new ApiError(400, 'Subscription date is not a valid date for this indication.');
   return requested;
 }
 
@@ -46,6 +55,9 @@ export function resolveSubscriptionDate(domain: Domain, spec: IndicationSpec, re
 export function checkMinimum(spec: IndicationSpec, amount: Decimal, faults: Faults): void {
   const minimum = faults.on('minimum-in-units') ? new Decimal(spec.minimum) : new Decimal(spec.minimum).mul(MILLION);
   const below = faults.on('minimum-boundary-exclusive') ? amount.lessThanOrEqualTo(minimum) : amount.lessThan(minimum);
+  if (below && faults.on('minimum-as-422')) {
+    throw new ApiError(422, [{ loc: ['body', 'amount'], msg: 'Amount is below the indication minimum.', type: 'value_error' }]);
+  }
   if (below) throw new ApiError(400, faults.on('minimum-detail-changed') ? 'Amount too small.' : 'Amount is below the indication minimum.');
 }
 

@@ -93,6 +93,7 @@ export function registerEventRoutes(app: FastifyInstance, { ctx, domain }: Route
       startCursor: q.start_cursor ?? null,
       endCursor: q.end_cursor ?? null,
       limit: Math.min(requested, max),
+      defaultLimit: max,
     }, ctx.faults), ctx.variants);
   });
 }

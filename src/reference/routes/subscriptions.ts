@@ -46,10 +46,15 @@ function idempotencyKey(raw: string | string[] | undefined, faults: Faults): str
   return key;
 }
 
+/** Whose cache entry a key names: the user's; the fault idempotency-key-not-user-scoped shares one for everybody. */
+function cacheOwner(p: Principal, faults: Faults): string {
+  return faults.on('idempotency-key-not-user-scoped') ? '*' : p.userEmail;
+}
+
 /** The cached response to replay for (user, key), exactly as first answered. */
 function replayOf(domain: Domain, p: Principal, key: string | null, faults: Faults): CachedResponse | undefined {
   if (key === null || faults.on('idempotency-no-replay')) return undefined;
-  const cached = domain.idempotency.get(p.userEmail, key);
+  const cached = domain.idempotency.get(cacheOwner(p, faults), key);
   if (cached && faults.on('idempotency-replay-status-lost')) return { status: 200, body: cached.body };
   return cached;
 }
@@ -58,7 +63,7 @@ function replayOf(domain: Domain, p: Principal, key: string | null, faults: Faul
 function remember(domain: Domain, p: Principal, key: string | null, outcome: CachedResponse, faults: Faults): void {
   if (key === null) return;
   if (outcome.status !== 200 && faults.on('idempotency-rejections-not-cached')) return;
-  domain.idempotency.set(p.userEmail, key, outcome);
+  domain.idempotency.set(cacheOwner(p, faults), key, outcome);
 }
 
 /** The POST /subscribe success body: "a response containing the subscription uid" (layout open). */

@@ -15,6 +15,8 @@ export interface EventQuery {
   startCursor: string | null;
   endCursor: string | null;
   limit: number;
+  /** The page size served when the request names none (only the fault page-size-off-by-one looks at it). */
+  defaultLimit: number;
 }
 
 export interface PageInfo {
@@ -81,7 +83,9 @@ function startAfter(store: EventStore, codec: CursorCodec, sel: Selection, q: Ev
 
 /** The inclusive fence (end_cursor) and the endCursor to report: the fence, or the head of the filtered stream. */
 function fenceOf(store: EventStore, codec: CursorCodec, sel: Selection, q: EventQuery, faults: Faults): { fence: number; endCursor: string | null } {
-  if (q.endCursor !== null && !faults.on('fence-ignored')) {
+  // fence-first-page-only: the fence is read only on a request that starts at the beginning.
+  const dropped = faults.on('fence-ignored') || (faults.on('fence-first-page-only') && q.startCursor !== null);
+  if (q.endCursor !== null && !dropped) {
     const seq = seqOfCursor(codec, store, q.endCursor);
     return { fence: faults.on('fence-exclusive') ? seq - 1 : seq, endCursor: q.endCursor };
   }
@@ -98,6 +102,15 @@ function hasNextPage(total: number, onPage: number, limit: number, faults: Fault
   return total > onPage;
 }
 
+/**
+ * The sequence pageEndCursor names: the page's last event. The fault page-size-off-by-one steps one event
+ * further whenever the page size is not the default (the next page then starts one event late).
+ */
+function pageEndOf(store: EventStore, sel: Selection, last: number, fence: number, q: EventQuery, faults: Faults): number {
+  if (!faults.on('page-size-off-by-one') || q.limit === q.defaultLimit) return last;
+  return store.range(sel, last, fence, 1)[0] ?? last;
+}
+
 export function queryEvents(store: EventStore, codec: CursorCodec, q: EventQuery, faults: Faults): EventsPage {
   const sel = selectionOf(store, q.entityCodes, q.eventType);
   const after = startAfter(store, codec, sel, q, faults);
@@ -107,7 +120,7 @@ export function queryEvents(store: EventStore, codec: CursorCodec, q: EventQuery
   const first = seqs[0];
   // paging-overlap: the page's end cursor is its second-to-last event, so the next page repeats the last one.
   const lastOnPage = faults.on('paging-overlap') && seqs.length > 1 ? seqs[seqs.length - 2] : seqs[seqs.length - 1];
-  const pageEndCursor = lastOnPage === undefined ? null : codec.encode(lastOnPage);
+  const pageEndCursor = lastOnPage === undefined ? null : codec.encode(pageEndOf(store, sel, lastOnPage, fence, q, faults));
   const shown = faults.on('events-out-of-order') ? [...seqs].reverse() : seqs;
   return {
     events: shown.map((s) => materialise(store, codec, s, faults)),
