@@ -4,8 +4,8 @@
  * one CheckResult named `rule <id>` whose clauses are the rule's own, so a failure counts against those
  * clauses in the outcome record (and in the fault matrix), whichever scenario provoked the response.
  *
- * Layout rules reuse the schema check against the operation map (the ONE place failure shapes are mapped);
- * `layoutJudged` tells the caller that the body shape is already judged, so the plain auto schema check of
+ * Layout rules reuse the schema check against the operation map (the ONE place failure shapes are mapped;
+ * a status the map gives no schema meets no layout rule); `layoutJudged` tells the caller that the body shape is already judged, so the plain auto schema check of
  * the same body is not run twice.
  */
 import { checkSchema } from '../checks/schema.js';
@@ -58,6 +58,9 @@ function judge(rule: ResponseRule, input: RuleInput): CheckResult | undefined {
   const redact = input.redact ?? identity;
   const { response: r } = input;
   if (rule.judge.kind === 'layout') {
+    // The layout is the operation map's schema for this status; where the map gives none, the rule has nothing
+    // to judge (the auto schema check reports an unlisted status).
+    if (input.registry.matchOperation(r.method, input.pathname, 'api', r.status)?.schemaId === undefined) return undefined;
     const schema = checkSchema({ response: r, registry: input.registry, mode: 'auto', base: 'api', pathname: input.pathname, redact });
     if (schema === undefined) return undefined;
     return { ...schema, check: name, message: schema.passed ? schema.message : `${rule.id} (${rule.spec}): ${schema.message}` };
