@@ -40,7 +40,7 @@ describe('response rules: the table', () => {
 describe('response rules: which apply', () => {
   it('422 anywhere under {base_url} is judged by the validation layout, with RES-VALIDATION-ERROR and ERR-VALIDATION-422', () => {
     const bad = judge('PUT', '/event/checkpoint/x', 422, { detail: 'name: too long' });
-    assert.deepEqual(failed(bad.checks), ['rule validation-layout']);
+    assert.deepEqual(failed(bad.checks), ['rule:validation-layout']);
     assert.deepEqual(bad.checks[0]?.clauses, ['RES-VALIDATION-ERROR', 'ERR-VALIDATION-422']);
     assert.equal(bad.layoutJudged, true);
     const good = judge('PUT', '/event/checkpoint/x', 422, { detail: [{ loc: ['path', 'name'], msg: 'too long', type: 'string_too_long' }] });
@@ -51,29 +51,29 @@ describe('response rules: which apply', () => {
   it('400/401/403/404 are judged by the {detail: string} layout (RES-ERROR-BODY); unknown routes too', () => {
     for (const status of [400, 401, 403, 404]) {
       const bad = judge('GET', '/event', status, { error: 'nope' });
-      assert.ok(failed(bad.checks).includes('rule detail-layout'), String(status));
-      assert.deepEqual(bad.checks.find((c) => c.check === 'rule detail-layout')?.clauses, ['RES-ERROR-BODY']);
+      assert.ok(failed(bad.checks).includes('rule:detail-layout'), String(status));
+      assert.deepEqual(bad.checks.find((c) => c.check === 'rule:detail-layout')?.clauses, ['RES-ERROR-BODY']);
     }
     assert.deepEqual(failed(judge('GET', '/no-such-route', 404, { detail: 'Not Found' }).checks), []);
-    assert.deepEqual(failed(judge('GET', '/no-such-route', 404, { detail: ['Not Found'] }).checks), ['rule detail-layout']);
+    assert.deepEqual(failed(judge('GET', '/no-such-route', 404, { detail: ['Not Found'] }).checks), ['rule:detail-layout']);
   });
 
   it('a 403 says one of the two texts the spec fixes; 401 and 404 texts are not fixed', () => {
     const forbidden = judge('GET', '/subscription', 403, { detail: 'Forbidden' });
-    assert.deepEqual(failed(forbidden.checks), ['rule forbidden-detail']);
-    assert.deepEqual(forbidden.checks.find((c) => c.check === 'rule forbidden-detail')?.clauses, ['AUTH-ENTITY-403', 'AUTH-ENDPOINT-403']);
+    assert.deepEqual(failed(forbidden.checks), ['rule:forbidden-detail']);
+    assert.deepEqual(forbidden.checks.find((c) => c.check === 'rule:forbidden-detail')?.clauses, ['AUTH-ENTITY-403', 'AUTH-ENDPOINT-403']);
     assert.deepEqual(failed(judge('GET', '/subscription', 403, { detail: 'Not authorised for this entity' }).checks), []);
     assert.deepEqual(failed(judge('POST', '/webhook', 403, { detail: 'Endpoint not enabled for this API user.' }).checks), []);
     // a 403 without a detail string fails both the layout and the text
-    assert.deepEqual(failed(judge('GET', '/subscription', 403, { message: 'x' }).checks), ['rule detail-layout', 'rule forbidden-detail']);
+    assert.deepEqual(failed(judge('GET', '/subscription', 403, { message: 'x' }).checks), ['rule:detail-layout', 'rule:forbidden-detail']);
     assert.deepEqual(failed(judge('GET', '/event', 401, { detail: 'whatever the target says' }).checks), []);
     assert.deepEqual(failed(judge('GET', '/holding/A/u', 404, { detail: 'gone' }).checks), []);
   });
 
   it('a 400 of POST /subscribe sent without Idempotency-Key must say the fixed text; with a key no text is demanded', () => {
     const keyless = judge('POST', '/subscribe', 400, { detail: 'Bad request' });
-    assert.deepEqual(failed(keyless.checks), ['rule idempotency-key-detail']);
-    assert.deepEqual(keyless.checks.find((c) => c.check === 'rule idempotency-key-detail')?.clauses, ['EP-SUBSCRIBE-IDEMPOTENCY-KEY']);
+    assert.deepEqual(failed(keyless.checks), ['rule:idempotency-key-detail']);
+    assert.deepEqual(keyless.checks.find((c) => c.check === 'rule:idempotency-key-detail')?.clauses, ['EP-SUBSCRIBE-IDEMPOTENCY-KEY']);
     assert.deepEqual(failed(judge('POST', '/subscribe', 400, { detail: 'Idempotency-Key header is required.' }).checks), []);
     // with a key: a 400 for the amount or the date, text chosen by the condition, not by this rule
     assert.deepEqual(failed(judge('POST', '/subscribe', 400, { detail: 'Amount is above the maximum.' }, { headers: { 'idempotency-key': 'k' } }).checks), []);
@@ -116,7 +116,7 @@ steps:
 `);
     const r = await run(scenario, makeTarget(stub.url), { schemas: registry });
     assert.ok(r.error instanceof CheckFailure, r.error?.message ?? 'no failure');
-    const rule = r.checks.find((c) => c.check === 'rule validation-layout');
+    const rule = r.checks.find((c) => c.check === 'rule:validation-layout');
     assert.equal(rule?.passed, false);
     assert.deepEqual(rule?.clauses, ['RES-VALIDATION-ERROR', 'ERR-VALIDATION-422']);
     // the auto schema check does not judge the same body a second time
@@ -136,7 +136,7 @@ steps:
 `);
     const r = await run(scenario, makeTarget(stub.url), { schemas: registry });
     assert.ok(r.error instanceof CheckFailure, r.error?.message ?? 'no failure');
-    const rules = r.checks.filter((c) => c.check === 'rule forbidden-detail');
+    const rules = r.checks.filter((c) => c.check === 'rule:forbidden-detail');
     assert.equal(rules.length, 2);
     assert.ok(rules.every((c) => !c.passed && c.clauses?.includes('AUTH-ENTITY-403')));
     assert.match(rules[1]?.message ?? '', /^#1: /);

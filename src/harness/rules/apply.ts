@@ -1,7 +1,7 @@
 /**
  * Applies the response rules (rules/table.ts) to one recorded exchange. The engine calls this for every
  * response under {base_url} (exchange.ts finishExchange), like the schema check; each applicable rule gives
- * one CheckResult named `rule <id>` whose clauses are the rule's own, so a failure counts against those
+ * one CheckResult named `rule:<id>` whose clauses are the rule's own, so a failure counts against those
  * clauses in the outcome record (and in the fault matrix), whichever scenario provoked the response.
  *
  * Layout rules reuse the schema check against the operation map (the ONE place failure shapes are mapped;
@@ -54,7 +54,7 @@ export function applyResponseRules(input: RuleInput, rules: readonly ResponseRul
 }
 
 function judge(rule: ResponseRule, input: RuleInput): CheckResult | undefined {
-  const name = `rule ${rule.id}`;
+  const name = `rule:${rule.id}`;
   const redact = input.redact ?? identity;
   const { response: r } = input;
   if (rule.judge.kind === 'layout') {
