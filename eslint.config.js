@@ -39,7 +39,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE, { regex: '^\\.\\./(?!\\.\\./shared/)', message: 'src/harness/expressions is a leaf: it imports only npm packages and src/shared.' }] }] },
   },
   {
-    files: ['src/harness/checks/**/*.ts', 'src/harness/scenario/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE, { group: ['**/engine/**'], message: 'checks/ and scenario/ sit below engine/: move what both need into a lower module (expressions/, schemas/).' }] }] },
+    files: ['src/harness/checks/**/*.ts', 'src/harness/scenario/**/*.ts', 'src/harness/rules/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE, { group: ['**/engine/**'], message: 'checks/, scenario/ and rules/ sit below engine/: move what both need into a lower module (expressions/, schemas/).' }] }] },
   },
 );

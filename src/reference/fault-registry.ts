@@ -40,6 +40,7 @@ const ROWS: Row[] = [
   ['entity-403-as-200', 'permissions', ['AUTH-ENTITY-403'], 'an entity not on the allow-list is served (200) instead of 403'],
   ['entity-403-as-404', 'permissions', ['AUTH-ENTITY-403'], 'an entity not on the allow-list answers 404 "Entity not found" instead of 403'],
   ['entity-403-detail-changed', 'permissions', ['AUTH-ENTITY-403'], 'the entity 403 says "Forbidden" instead of "Not authorised for this entity"'],
+  ['entity-users-not-allow-listed', 'permissions', ['AUTH-ENTITY-403'], 'GET of an entity\'s users serves an entity not on the allow-list (200); every other entity-scoped operation still answers 403'],
   ['readonly-client-can-write', 'permissions', ['AUTH-ENDPOINT-403'], 'a read-only client may call write endpoints'],
   ['readonly-client-can-delete', 'permissions', ['AUTH-ENDPOINT-403'], 'the read-only check knows POST, PUT and PATCH as writes: a read-only client may DELETE (e.g. DELETE /webhook)'],
   ['holding-read-skips-allow-list', 'permissions', ['AUTH-ENTITY-403'], 'GET /holding/{entity_code}/{holding_uid} checks that the holding exists but not the allow-list (the lists do): a holding of a forbidden entity is served, an unknown uid is 404'],
@@ -101,6 +102,7 @@ const ROWS: Row[] = [
   ['holding-date-with-time', 'schema', ['RES-DATE', 'RES-HOLDING'], 'Holding.issueDate carries a time ("2026-03-02T00:00:00Z")'],
   ['event-cursor-prefix-missing', 'schema', ['RES-EVENT-COMMON', 'RES-CHECKPOINT'], 'event cursors lack the "ev1." prefix'],
   ['validation-detail-string', 'schema', ['RES-VALIDATION-ERROR', 'ERR-VALIDATION-422'], '422 bodies carry detail as a string, not [{loc, msg, type}]'],
+  ['validation-detail-string-checkpoints', 'schema', ['RES-VALIDATION-ERROR', 'ERR-VALIDATION-422'], '422 bodies of the checkpoint routes (/event/checkpoint...) carry detail as a string; every other 422 keeps [{loc, msg, type}]'],
   ['unknown-event-type', 'schema', ['RES-EVENT-TYPE'], 'SUBSCRIBED events are sent as eventType "SUBSCRIPTION_CREATED"'],
   ['finalized-false', 'schema', ['RES-EVENT-FINALIZED'], 'FINALIZED events carry finalized: false'],
   // ---- others ----

@@ -125,6 +125,11 @@ export const AUTH_PROBES: Probe[] = [
     },
   },
   {
+    fault: 'entity-users-not-allow-listed',
+    checks: 'GET /entity/ENT-GAMMA/user answers 200 while GET /entity/ENT-GAMMA stays 403',
+    deviates: async (h) => (await h.api('GET', '/entity/ENT-GAMMA/user')).status === 200 && (await h.api('GET', '/entity/ENT-GAMMA')).status === 403,
+  },
+  {
     fault: 'readonly-client-can-write',
     checks: 'the read-only client creates a checkpoint',
     deviates: async (h) => (await h.api('PUT', '/event/checkpoint/ro-probe', { as: 'cc-carol-readonly' })).status !== 403,

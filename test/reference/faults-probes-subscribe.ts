@@ -179,6 +179,15 @@ export const SUBSCRIBE_PROBES: Probe[] = [
       return res.status === 422 && typeof res.body.detail === 'string';
     },
   },
+  {
+    fault: 'validation-detail-string-checkpoints',
+    checks: 'a checkpoint PATCH 422 detail is a string while a /subscribe 422 keeps the list',
+    deviates: async (h) => {
+      const cp = await h.api('PATCH', '/event/checkpoint/nope', { json: { expectedCheckpointVersion: 1, newCursor: [] } });
+      const sub = await h.subscribe({ amount: 'one million' });
+      return cp.status === 422 && typeof cp.body.detail === 'string' && sub.status === 422 && Array.isArray(sub.body.detail);
+    },
+  },
   // ---- Holding schema ----
   {
     fault: 'holding-number-as-string',

@@ -38,6 +38,8 @@ test('categories classify failures by the outcome line the entry ends their trac
   assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['schema'] }))}`), 'Schema violation');
   assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['detail'] }))}`), 'Wrong detail text');
   assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['json', 'count'] }))}`), 'Race / concurrency');
+  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['rule:validation-layout'] }))}`), 'Response rule (failure layout / fixed text)');
+  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['json', 'rule:forbidden-detail'] }))}`), 'Response rule (failure layout / fixed text)');
   assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['json'] }))}`), 'Other check failure');
   assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ status: 'errored', kind: 'internal', code: 'FTF_E_INTERNAL', clauses: [] }))}`), 'Harness error');
   assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ status: 'errored', kind: 'input', code: 'FTF_E_STEP_FAILED', clauses: [] }))}`), 'Harness error');

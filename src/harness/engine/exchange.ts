@@ -1,13 +1,15 @@
 /**
  * Sending one request for a step: build it, send it through the recording transport (label = step title),
  * turn transport failures into readable step errors, wrap the response as a ResponseRecord and run the
- * response schema check (auto = through the operation map) on it.
+ * automatic checks on it: the response schema check (auto = through the operation map) and every response
+ * rule that applies (rules/: failure layouts and the spec's fixed texts, with their own clause ids).
  */
 import { checkSchema } from '../checks/schema.js';
 import type { CheckResult } from '../checks/types.js';
 import { describeExchange } from '../checks/excerpt.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import type { RequestSpec, SourceLocation } from '../scenario/types.js';
+import { applyResponseRules } from '../rules/apply.js';
 import { FtfError } from '../../shared/errors.js';
 import { ENGINE_ERROR_CODES, StepError } from './errors.js';
 import type { Scope } from '../expressions/index.js';
@@ -17,6 +19,8 @@ import type { EngineContext, ResponseRecord } from './types.js';
 export interface SentExchange {
   response: ResponseRecord;
   schema?: CheckResult;
+  /** The response rules that applied (rules/table.ts), each with its own clauses. */
+  rules: CheckResult[];
 }
 
 export async function sendExchange(
@@ -67,7 +71,7 @@ export function exchangeError(engine: EngineContext, prepared: PreparedExchange,
   });
 }
 
-/** The response as scenarios see it, plus its schema check. */
+/** The response as scenarios see it, plus its schema check and response-rule checks. */
 export function finishExchange(engine: EngineContext, prepared: PreparedExchange, raw: HttpResponse): SentExchange {
   const redact = engine.redact ?? ((s: string) => s);
   const { request } = prepared;
@@ -87,6 +91,10 @@ export function finishExchange(engine: EngineContext, prepared: PreparedExchange
     duration_ms: raw.durationMs,
     ...(raw.jsonError !== undefined ? { json_error: raw.jsonError } : {}),
   };
-  const schema = checkSchema({ response, registry: engine.schemas, mode: prepared.spec.schema ?? 'auto', base: prepared.base, pathname: prepared.path, redact });
-  return { response, ...(schema ? { schema } : {}) };
+  const mode = prepared.spec.schema ?? 'auto';
+  // Rules apply whatever the scenario's `schema:` says: every response is judged by every rule for its status.
+  const rules = applyResponseRules({ response, requestHeaders: request.headers, base: prepared.base, pathname: prepared.path, registry: engine.schemas, redact });
+  // A layout rule already judged the body against the operation map: the auto schema check would repeat it.
+  const schema = mode === 'auto' && rules.layoutJudged ? undefined : checkSchema({ response, registry: engine.schemas, mode, base: prepared.base, pathname: prepared.path, redact });
+  return { response, ...(schema ? { schema } : {}), rules: rules.checks };
 }

@@ -118,7 +118,7 @@ class Runner {
           throw e;
         }
         if (opts.setLast !== false) vars.last = sent.response;
-        if (opts.assertSchema !== false) ctx.assert([sent.schema]);
+        if (opts.assertSchema !== false) ctx.assert([sent.schema, ...sent.rules]);
         return sent;
       },
       assert: (results) => {

@@ -59,7 +59,7 @@ export interface SendOptions {
   extra?: Record<string, unknown>;
   /** Upper bound for this exchange (poll deadlines shorten it). */
   maxTimeoutMs?: number;
-  /** Apply the request's schema check (default true); parallel collects checks itself. */
+  /** Assert the automatic checks (schema check + response rules; default true); parallel collects them itself. */
   assertSchema?: boolean;
   /** Query parameters set after the template's own (paginate's cursor). */
   query?: Record<string, string>;
@@ -77,8 +77,8 @@ export interface StepContext {
   readonly title: string;
   /** vars plus extras, for evaluating expressions. */
   scope(extra?: Record<string, unknown>): Record<string, unknown>;
-  /** Build, send, record; runs the auto schema check unless disabled. Transport failures throw readable errors. */
-  send(spec: RequestSpec, opts?: SendOptions): Promise<{ response: ResponseRecord; schema?: CheckResult }>;
+  /** Build, send, record; asserts the auto schema check and the response rules unless disabled. Transport failures throw readable errors. */
+  send(spec: RequestSpec, opts?: SendOptions): Promise<{ response: ResponseRecord; schema?: CheckResult; rules: CheckResult[] }>;
   /** Record results; throws CheckFailure when a `must` result failed. */
   assert(results: Array<CheckResult | undefined>): void;
   /** A boolean expression (where/until/fail_if); non-booleans fail readably. */

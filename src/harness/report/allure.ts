@@ -71,6 +71,8 @@ export const CATEGORIES: readonly AllureCategory[] = [
   { name: 'Schema violation', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?schema[, ]'), matchedStatuses: ['failed'] },
   { name: 'Wrong status', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?status[, ]'), matchedStatuses: ['failed'] },
   { name: 'Wrong detail text', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?detail[, ]'), matchedStatuses: ['failed'] },
+  // Response rules (src/harness/rules): checks named rule:<id>, applied to every response by the engine.
+  { name: 'Response rule (failure layout / fixed text)', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?rule:'), matchedStatuses: ['failed'] },
   { name: 'Other check failure', traceRegex: lastLine('failed '), matchedStatuses: ['failed'] },
   { name: 'Failed outside the scenario', matchedStatuses: ['failed', 'broken'] },
 ];

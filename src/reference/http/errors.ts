@@ -27,8 +27,8 @@ interface MaybeValidation {
   validationContext?: string;
 }
 
-/** Status and body for any thrown error. */
-export function errorResponse(err: unknown, faults: Faults = NO_FAULTS, variants: Variants = NO_VARIANTS): { status: number; body: Record<string, unknown> } {
+/** Status and body for any thrown error; `pathname` (of the request) is only consulted by route-scoped faults. */
+export function errorResponse(err: unknown, faults: Faults = NO_FAULTS, variants: Variants = NO_VARIANTS, pathname = ''): { status: number; body: Record<string, unknown> } {
   if (err instanceof ApiError) {
     return { status: err.status, body: { detail: err.detail, ...err.extra } };
   }
@@ -39,7 +39,7 @@ export function errorResponse(err: unknown, faults: Faults = NO_FAULTS, variants
     if (variants.is('query-errors-400') && e.validationContext !== 'body') {
       return { status: 400, body: { detail: `Invalid request parameter: ${detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ')}` } };
     }
-    return validationResponse(detail, faults);
+    return validationResponse(detail, faults, pathname);
   }
   if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && faults.on('server-error-on-bad-input')) {
     return { status: 500, body: { detail: 'Internal Server Error' } };
@@ -51,15 +51,18 @@ export function errorResponse(err: unknown, faults: Faults = NO_FAULTS, variants
   return { status: 500, body: { detail: 'Internal Server Error' } };
 }
 
+/** The checkpoint routes under {base_url} (fault validation-detail-string-checkpoints). */
+const CHECKPOINT_ROUTE = /\/event\/checkpoints?(\/|$)/;
+
 /** The ONE place the 422 shape `{detail: [{loc, msg, type}]}` is produced. */
-function validationResponse(detail: ValidationProblem[], faults: Faults): { status: number; body: Record<string, unknown> } {
-  if (faults.on('validation-detail-string')) return { status: 422, body: { detail: detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ') } };
+function validationResponse(detail: ValidationProblem[], faults: Faults, pathname: string): { status: number; body: Record<string, unknown> } {
+  if (faults.on('validation-detail-string') || (faults.on('validation-detail-string-checkpoints') && CHECKPOINT_ROUTE.test(pathname))) return { status: 422, body: { detail: detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ') } };
   return { status: 422, body: { detail } };
 }
 
 export function installErrorHandling(app: FastifyInstance, faults: Faults = NO_FAULTS, variants: Variants = NO_VARIANTS): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = errorResponse(err, faults, variants);
+    const { status, body } = errorResponse(err, faults, variants, request.url.split('?')[0]);
     if (status >= 500) request.log.error({ err }, 'unhandled error');
     return reply.code(status).send(body);
   });

@@ -42,7 +42,8 @@ export function registerEntityRoutes(app: FastifyInstance, { ctx }: RouteDeps): 
   }, async (request) => {
     const p = begin(request, paths.entity_users, ctx);
     const code = (inQuery ? request.query.entity_code : request.params.code) ?? '';
-    allowEntity(p, code, ctx);
+    // Fault entity-users-not-allow-listed: this one operation skips the allow-list (the rule itself stays in permissions.ts).
+    if (!ctx.faults.on('entity-users-not-allow-listed')) allowEntity(p, code, ctx);
     return listBody(ctx, 'entity_users', find(code).users);
   });
 }

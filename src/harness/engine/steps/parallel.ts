@@ -44,10 +44,10 @@ export const parallelStep: StepHandler<ParallelStep> = {
   },
 };
 
-/** The checks of one set of results: schema checks, expect_all, expect_count, where; `prefix` names a race round. */
-export function parallelChecks(ctx: StepContext, p: ParallelStep['parallel'], sent: Array<{ response: ResponseRecord; schema?: CheckResult }>, prefix: string): CheckResult[] {
+/** The checks of one set of results: schema checks, response rules, expect_all, expect_count, where; `prefix` names a race round. */
+export function parallelChecks(ctx: StepContext, p: ParallelStep['parallel'], sent: Array<{ response: ResponseRecord; schema?: CheckResult; rules: CheckResult[] }>, prefix: string): CheckResult[] {
   const results = sent.map((s) => s.response);
-  const checks: CheckResult[] = sent.flatMap((s) => (s.schema ? [s.schema] : []));
+  const checks: CheckResult[] = sent.flatMap((s, i) => [...(s.schema ? [s.schema] : []), ...s.rules.map((c) => (c.passed ? c : { ...c, message: `${prefix}#${i}: ${c.message}` }))]);
   if (p.expect_all) {
     const e = p.expect_all;
     results.forEach((r, i) => checks.push(...responseChecks(ctx, r, e, 'must', ctx.scope({ response: r, i })).map((c) => ({ ...c, message: `${prefix}#${i}: ${c.message}` }))));
