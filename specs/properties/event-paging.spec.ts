@@ -5,10 +5,10 @@
  * scenarios so coverage and the mutation matrix count them. FTF_FC_RUNS / FTF_FC_SEED / FTF_FC_PATH override.
  */
 import type { TestInfo } from '@playwright/test';
-import { encodeOutcome } from '../../src/harness/report/outcome.js';
-import { outcomeFromError, passedOutcome, stampOutcome, type Evidence } from '../../src/harness/report/record-outcome.js';
+import type { Evidence } from '../../src/harness/report/record-outcome.js';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
 import { test, type PagingFixture } from './fixtures.js';
+import { propertyDetails, withOutcome } from './record.js';
 import { preparePagingProperty } from '../../src/harness/properties/paging-property.js';
 import { propertySettings } from '../../src/harness/properties/runner.js';
 import type { PagingClause } from '../../src/harness/properties/types.js';
@@ -16,32 +16,11 @@ import type { PagingClause } from '../../src/harness/properties/types.js';
 const DEFAULT_RUNS = 25;
 const ALL: PagingClause[] = ['EP-EVENT-PAGING', 'EP-EVENT-FENCE', 'EP-EVENT-PAGE-LIMIT', 'EP-EVENT-TOTAL', 'EVS-ORDER'];
 
-function details(id: string, clauses: readonly PagingClause[]) {
-  return {
-    tag: ['@properties', '@paging'],
-    annotation: [
-      ...clauses.map((c) => ({ type: 'clause', description: c })),
-      { type: 'scenario', description: id },
-      { type: 'allure.label.epic', description: 'FTF conformance' },
-      { type: 'allure.label.feature', description: 'properties' },
-      { type: 'allure.label.story', description: clauses.join(', ') },
-    ],
-  };
-}
+const details = (id: string, clauses: readonly PagingClause[]) => propertyDetails(id, clauses, ['@paging']);
 
 /** Runs the property and writes its outcome record (src/harness/report/outcome.ts) like the YAML scenarios do. */
 async function runProperty(title: string, fence: 'event' | 'head', target: ResolvedTarget, paging: PagingFixture, testInfo: TestInfo): Promise<void> {
-  const evidence = { exchanges: [] as string[] };
-  const context = { covers: ALL, evidence, checks: [] };
-  try {
-    await runPropertyOnce(title, fence, target, paging, testInfo, evidence);
-    testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
-  } catch (error) {
-    const record = outcomeFromError(error, context);
-    testInfo.annotations.push(encodeOutcome(record));
-    stampOutcome(error, record);
-    throw error;
-  }
+  await withOutcome(ALL, testInfo, (evidence) => runPropertyOnce(title, fence, target, paging, testInfo, evidence));
 }
 
 async function runPropertyOnce(title: string, fence: 'event' | 'head', target: ResolvedTarget, paging: PagingFixture, testInfo: TestInfo, evidence: Evidence): Promise<void> {

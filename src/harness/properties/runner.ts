@@ -2,7 +2,7 @@
  * Runs a fast-check async property with CI-sized bounds and turns a failure into the replayable
  * counterexample text (seed, path, shrunk case, the HTTP requests of that run). Settings come from the
  * environment: FTF_FC_RUNS, FTF_FC_SEED, FTF_FC_PATH (replay one counterexample), FTF_FC_END_ON_FAILURE=1
- * (no shrinking); the model property adds FTF_FC_REPLAY_PATH and FTF_FC_COMMANDS (model/settings.ts). A per-run request log keeps the exchanges of every failing run; the last failing run is
+ * (no shrinking); the model property adds FTF_FC_REPLAY_PATH and FTF_FC_COMMANDS (model/property.ts: modelSettings). A per-run request log keeps the exchanges of every failing run; the last failing run is
  * the shrunk counterexample.
  */
 import fc from 'fast-check';

@@ -7,6 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { FtfError } from '../../../shared/errors.js';
 import type { Exchange } from '../../http/types.js';
 import type { ResolvedTarget } from '../../target/types.js';
 import type { EventsApi } from '../events-api.js';
@@ -83,4 +84,22 @@ export async function prepareModelProperty(api: ModelApi, events: EventsApi, log
       });
     },
   };
+}
+
+export interface ModelSettings {
+  maxCommands: number;
+  replayPath: string | undefined;
+}
+
+/** FTF_FC_COMMANDS (commands per run) and FTF_FC_REPLAY_PATH (from a printed counterexample); pure: pass process.env. */
+export function modelSettings(env: Record<string, string | undefined>): ModelSettings {
+  const raw = env.FTF_FC_COMMANDS?.trim();
+  if (raw && (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000)) {
+    throw new FtfError('FTF_E_PROPERTY_SETTINGS', `FTF_FC_COMMANDS must be an integer from 1 to 1000, got "${raw}"`, { hint: 'unset FTF_FC_COMMANDS to use the default' });
+  }
+  const replayPath = env.FTF_FC_REPLAY_PATH?.trim();
+  if (replayPath && !/^[A-Za-z0-9+/=:_-]+$/.test(replayPath)) {
+    throw new FtfError('FTF_E_PROPERTY_SETTINGS', `FTF_FC_REPLAY_PATH must be the replayPath printed with a counterexample, got "${replayPath}"`);
+  }
+  return { maxCommands: raw ? Number(raw) : DEFAULT_MAX_COMMANDS, replayPath: replayPath || undefined };
 }
