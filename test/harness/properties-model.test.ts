@@ -101,6 +101,8 @@ describe('CheckpointModel', () => {
     assert.equal(created().expectFreshPatch('ev1.b', ans(200, { checkpoint: data('ev1.x', 'ec1.2') }))?.clause, 'EP-CHECKPOINT-CYCLE');
     const two = [ans(200, { checkpoint: data('ev1.b', 'ec1.2') }), ans(200, { checkpoint: data('ev1.c', 'ec1.3') })];
     assert.equal(created().expectConcurrentPatches(['ev1.b', 'ev1.c'], two)?.clause, 'EP-CHECKPOINT-CONFLICT');
+    const keptVersion = [ans(200, { checkpoint: data('ev1.b', 'ec1.1') }), ans(200, { checkpoint: data('ev1.c', 'ec1.1') })];
+    assert.equal(created().expectConcurrentPatches(['ev1.b', 'ev1.c'], keptVersion)?.clause, 'EP-CHECKPOINT-CYCLE');
     const wrongLoser = [ans(200, { checkpoint: data('ev1.b', 'ec1.2') }), ans(409, { checkpoint: data('ev1.a', 'ec1.1') })];
     assert.equal(created().expectConcurrentPatches(['ev1.b', 'ev1.c'], wrongLoser)?.clause, 'EP-CHECKPOINT-CONFLICT');
     assert.equal(created().expectGet(ans(200, { checkpoint: data('ev1.q', 'ec1.1') }))?.clause, 'EP-CHECKPOINT-CYCLE');
@@ -134,6 +136,17 @@ describe('StreamModel', () => {
     s.extend([ev(1), ev(2)]);
     assert.equal(s.extend([ev(2), ev(3)])?.clause, 'EVS-ORDER');
     assert.equal(s.extend([ev(4), ev(4)])?.clause, 'EVS-ORDER');
+  });
+
+  it('rejects an endCursor that names an event before the known head (or the anchor once events follow it)', () => {
+    const s = new StreamModel('ev1.anchor');
+    assert.equal(s.recordFence('ev1.anchor'), undefined);
+    s.extend([ev(1), ev(2), ev(3)]);
+    assert.equal(s.recordFence('ev1.2')?.clause, 'EP-EVENT-FENCE');
+    assert.equal(s.recordFence('ev1.anchor')?.clause, 'EP-EVENT-FENCE');
+    assert.equal(s.recordFence('opaque-head-token'), undefined);
+    assert.equal(s.recordFence(null), undefined);
+    assert.deepEqual(s.fences.map((f) => f.index), [-1, 2]);
   });
 });
 

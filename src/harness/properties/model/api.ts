@@ -3,8 +3,8 @@
  * and the checkpoint operations, one at a time or several released together from the transport's race
  * barrier (http/race-lanes.ts). Everything goes through the recording transport the fixture gives (so the
  * exchanges are redacted and land in the run log); every answer is schema-checked through the operation map.
- * Answers are returned as data (status, body text, JSON) for the model to judge; no HTTP answer throws here,
- * only a missing one (HARNESS) or a schema mismatch.
+ * Answers are returned as data (status, body text, JSON, schema mismatch) for the model to judge; no HTTP
+ * answer throws here, only a missing one (HARNESS).
  */
 import { Decimal } from 'decimal.js';
 import { checkSchema } from '../../checks/schema.js';
@@ -158,10 +158,8 @@ export class ModelApi {
       pathname: path,
       redact: this.redact,
     });
-    if (schema && !schema.passed) {
-      throw new PropertyViolation({ clause: path.startsWith('/event/checkpoint/') ? 'RES-CHECKPOINT' : 'SCHEMA', role: label, message: schema.message });
-    }
-    return { status: res.status, text: res.bodyText, json: res.json };
+    const problem = schema && !schema.passed ? { clause: path.startsWith('/event/checkpoint/') ? 'RES-CHECKPOINT' as const : 'SCHEMA' as const, role: label, message: schema.message } : undefined;
+    return { status: res.status, text: res.bodyText, json: res.json, ...(problem ? { schema: problem } : {}) };
   }
 
   private noAnswer(label: string, req: HttpRequest, e: unknown): PropertyViolation {

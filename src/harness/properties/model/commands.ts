@@ -11,7 +11,7 @@ import { snapshotLabeller, TraversalOracle, type OracleContext } from '../oracle
 import { collect, walk } from '../paging-case.js';
 import { PropertyViolation, type Violation } from '../types.js';
 import { CHANGED, subscribeBody, type ModelApi, type Product } from './api.js';
-import { CheckpointModel, IdempotencyModel, StreamModel, type BodyKind } from './state.js';
+import { CheckpointModel, IdempotencyModel, StreamModel, type Answer, type BodyKind } from './state.js';
 import type { ResolvedTarget } from '../../target/types.js';
 
 /** The model: the three parts of state.ts plus what the target offers. */
@@ -44,6 +44,12 @@ function fail(v: Violation | undefined, role: string): void {
   if (v) throw new PropertyViolation({ ...v, role: v.role ?? role });
 }
 
+/** The model's judgement first (the more specific diagnosis), then the answers' schema mismatches. */
+function judge(v: Violation | undefined, answers: readonly Answer[], role: string): void {
+  fail(v, role);
+  fail(answers.find((a) => a.schema)?.schema, role);
+}
+
 const pick = <T>(xs: readonly T[], sel: number): T => xs[sel % xs.length] as T;
 /** Positions -1 (the anchor) .. known-1. */
 const position = (m: Model, sel: number): number => (sel % (m.stream.known.length + 1)) - 1;
@@ -58,7 +64,7 @@ class Subscribe implements Cmd {
     const role = this.toString();
     const answers = this.together > 1 ? await r.api.subscribeTogether(key, body, this.together, role) : [await r.api.subscribe(key, body, role)];
     m.stream.wrote();
-    fail(m.idem.expectNewKey(key, this.kind, answers), role);
+    judge(m.idem.expectNewKey(key, this.kind, answers), answers, role);
     m.kinds.set(key, this.kind);
   }
   toString = (): string => `subscribe(new key, ${this.kind}${this.together > 1 ? `, ${this.together} together` : ''})`;
@@ -77,7 +83,7 @@ class Retry implements Cmd {
     const role = this.toString();
     const answers = this.together > 1 ? await r.api.subscribeTogether(key, body, this.together, role) : [await r.api.subscribe(key, body, role)];
     m.stream.wrote();
-    fail(m.idem.expectReplay(key, answers, this.changed ? `changed body: ${kind}` : 'same body'), role);
+    judge(m.idem.expectReplay(key, answers, this.changed ? `changed body: ${kind}` : 'same body'), answers, role);
   }
   toString = (): string => `retry(used key #${this.keySel}${this.shown ? ` = ${this.shown}` : ''}, ${this.changed ? 'changed' : 'same'} body${this.together > 1 ? `, ${this.together} together` : ''})`;
 }
@@ -87,7 +93,7 @@ class SubscribeWithoutKey implements Cmd {
   async run(m: Model, r: Real): Promise<void> {
     const a = await r.api.subscribe(undefined, subscribeBody(r.target, r.product, 'valid', r.unknownUid), this.toString());
     m.stream.wrote();
-    fail(IdempotencyModel.expectMissingKey(a), this.toString());
+    judge(IdempotencyModel.expectMissingKey(a), [a], this.toString());
   }
   toString = (): string => 'subscribe(no Idempotency-Key)';
 }
@@ -95,7 +101,8 @@ class SubscribeWithoutKey implements Cmd {
 class GetCheckpoint implements Cmd {
   check = (): boolean => true;
   async run(m: Model, r: Real): Promise<void> {
-    fail(m.cp.expectGet(await r.api.getCheckpoint(r.name, this.toString())), this.toString());
+    const a = await r.api.getCheckpoint(r.name, this.toString());
+    judge(m.cp.expectGet(a), [a], this.toString());
   }
   toString = (): string => 'checkpoint GET';
 }
@@ -114,7 +121,7 @@ class Patch implements Cmd {
     this.shown = `${stale ? `stale version ${version}` : 'current version'} → ${at < 0 ? 'the anchor' : `#${at}`}`;
     const a = await r.api.patchCheckpoint(r.name, version, cursor, this.toString());
     m.stream.wrote();
-    fail(stale ? m.cp.expectStalePatch(version, a) : m.cp.expectFreshPatch(cursor, a), this.toString());
+    judge(stale ? m.cp.expectStalePatch(version, a) : m.cp.expectFreshPatch(cursor, a), [a], this.toString());
   }
   toString = (): string => `checkpoint PATCH(${this.shown || (this.staleSel === undefined ? 'current version' : `stale version #${this.staleSel}`)})`;
 }
@@ -129,7 +136,7 @@ class PatchTogether implements Cmd {
     this.shown = ats.map((at) => (at < 0 ? 'anchor' : `#${at}`)).join(', ');
     const answers = await r.api.patchTogether(r.name, m.cp.current.version, cursors, this.toString());
     m.stream.wrote();
-    fail(m.cp.expectConcurrentPatches(cursors, answers), this.toString());
+    judge(m.cp.expectConcurrentPatches(cursors, answers), answers, this.toString());
   }
   toString = (): string => `checkpoint PATCH ×${this.cursorSels.length} together with the current version (${this.shown || 'cursors by position'})`;
 }
@@ -140,7 +147,7 @@ class SecondUserPut implements Cmd {
     const a = await r.api.putCheckpoint(r.name, 'second', this.toString());
     m.secondPut = true;
     m.stream.wrote();
-    fail(m.cp.expectOtherUsersPut(a), this.toString());
+    judge(m.cp.expectOtherUsersPut(a), [a], this.toString());
   }
   toString = (): string => 'checkpoint PUT of the same name by the second user';
 }
@@ -171,7 +178,7 @@ async function learnHead(m: Model, r: Real, role: string): Promise<void> {
   const last = m.stream.known.length - 1;
   const pages = await collect(r.events, { startCursor: m.stream.cursorAt(last) }, snapshotLabeller(m.stream.known));
   fail(m.stream.extend(pages.flatMap((p) => p.events)), `${role} (reading on from the last known event)`);
-  for (const p of pages) m.stream.recordFence(p.pageInfo.endCursor);
+  for (const p of pages) fail(m.stream.recordFence(p.pageInfo.endCursor), `${role} (reading on from the last known event)`);
 }
 
 class ReadToHead implements Cmd {
@@ -185,7 +192,7 @@ class ReadToHead implements Cmd {
     this.shown = start < 0 ? 'the anchor' : `#${start}`;
     const oracle = new TraversalOracle(m.stream.range(start), oracleContext(m.stream, start));
     const pages = await walk(r.events, { startCursor: m.stream.cursorAt(start), limit: this.limit }, oracle, this.toString(), { maxPages: r.maxPages });
-    for (const p of pages) m.stream.recordFence(p.pageInfo.endCursor);
+    pages.forEach((p, i) => fail(m.stream.recordFence(p.pageInfo.endCursor), `${this.toString()} page ${i + 1}`));
   }
   toString = (): string => `read to the head(from ${this.shown || `position #${this.startSel}`}, limit ${this.limit ?? 'default'})`;
 }
@@ -228,6 +235,8 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
   // fc.commands draws uniformly from the list: the event reads are listed more than once (they check the most per request).
   const arbs: Array<fc.Arbitrary<Cmd>> = [
       fc.tuple(kind, together).map(([k, n]) => new Subscribe(k, n)),
+      // A valid body under a new key sent several times at once: the duplicate-subscription race (EP-SUBSCRIBE-REPLAY).
+      fc.integer({ min: 2, max: b.maxTogether }).map((n) => new Subscribe('valid', n)),
       fc.tuple(sel, fc.boolean(), together).map(([k, c, n]) => new Retry(k, c, n)),
       fc.constant(null).map(() => new SubscribeWithoutKey()),
       fc.constant(null).map(() => new GetCheckpoint()),
@@ -247,8 +256,10 @@ export const SETUP_APPENDS = 6;
 /** Every run starts here: a fresh checkpoint (201, its cursor the current end of the stream) is the anchor of the stream model. */
 export async function setupRun(r: Real, can: Model['can']): Promise<Model> {
   const role = `setup: PUT checkpoint ${r.name}`;
-  const created = CheckpointModel.expectCreated(r.name, await r.api.putCheckpoint(r.name, 'primary', role));
+  const put = await r.api.putCheckpoint(r.name, 'primary', role);
+  const created = CheckpointModel.expectCreated(r.name, put);
   if ('violation' in created) fail(created.violation, role);
+  fail(put.schema, role);
   const cp = (created as { model: CheckpointModel }).model;
   const stream = new StreamModel(cp.current.cursor);
   // Nothing was written since the PUT: a read from its cursor must be empty (the cursor is the end of the stream).
@@ -263,7 +274,7 @@ export async function setupRun(r: Real, can: Model['can']): Promise<Model> {
     }, 'setup: read from the new checkpoint cursor');
   }
   stream.extend([]);
-  stream.recordFence(after.pageInfo.endCursor);
+  fail(stream.recordFence(after.pageInfo.endCursor), 'setup: read from the new checkpoint cursor');
   if (can.append) {
     // Events after the anchor from the start, so that small page sizes make walks of several pages.
     await r.events.append(SETUP_APPENDS, undefined, `setup: append ${SETUP_APPENDS} events (control API)`);

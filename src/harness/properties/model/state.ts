@@ -22,6 +22,8 @@ export interface Answer {
   status: number;
   text: string;
   json: unknown;
+  /** The answer's schema mismatch (operation map), judged after the model: the model's diagnosis is the more specific one. */
+  schema?: Violation;
 }
 
 export type BodyKind = 'valid' | 'below-minimum' | 'unknown-uid';
@@ -194,6 +196,9 @@ export class CheckpointModel {
   /** PATCHes with the current version sent together (newCursors[i] for answers[i]): exactly one 200, every 409 holds the winner's state. */
   expectConcurrentPatches(newCursors: readonly string[], answers: readonly Answer[]): Violation | undefined {
     const wins = answers.flatMap((a, i) => (a.status === 200 ? [i] : []));
+    // A success that keeps the version lets the next PATCH with that version succeed too: the cycle is broken first.
+    const kept = wins.find((i) => checkpointIn((answers[i] as Answer).json)?.version === this.current.version);
+    if (kept !== undefined) return v('EP-CHECKPOINT-CYCLE', `the successful PATCH #${kept + 1} of ${answers.length} sent together kept the version ${this.current.version}: a successful PATCH changes the version`);
     const others = answers.filter((a) => a.status !== 200 && a.status !== 409);
     if (others.length) return v('EP-CHECKPOINT-CONFLICT', `of ${answers.length} PATCHes with one version sent together one answered ${show(others[0] as Answer)}, expected 200 or 409`);
     if (wins.length !== 1) {
@@ -269,9 +274,19 @@ export class StreamModel {
     return this.known.slice(start + 1, fence === undefined ? undefined : fence + 1);
   }
 
-  /** endCursor of a page read while the head was known: a fence at the current head. */
-  recordFence(token: string | null | undefined): void {
-    if (typeof token !== 'string' || token === '') return;
-    if (!this.fences.some((f) => f.token === token && f.index === this.known.length - 1)) this.fences.push({ token, index: this.known.length - 1 });
+  /**
+   * endCursor of a page read while the head was known: a fence at the current head. The token is opaque, but
+   * when it is the cursor of an event before the head it names that event, not the head.
+   */
+  recordFence(token: string | null | undefined): Violation | undefined {
+    if (typeof token !== 'string' || token === '') return undefined;
+    const head = this.known.length - 1;
+    const idx = this.known.findIndex((e) => e.cursor === token);
+    const before = token === this.anchor ? (head >= 0 ? -1 : undefined) : idx >= 0 && idx < head ? idx : undefined;
+    if (before !== undefined) {
+      return v('EP-EVENT-FENCE', `pageInfo.endCursor is the cursor of ${before < 0 ? 'the anchor' : `#${before}`}, but the head of the stream is #${head} (nothing was written since it was read): endCursor is the head of the stream at the time of the request`);
+    }
+    if (!this.fences.some((f) => f.token === token && f.index === head)) this.fences.push({ token, index: head });
+    return undefined;
   }
 }
