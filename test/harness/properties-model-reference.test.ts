@@ -68,7 +68,7 @@ async function runModel(opts: { fault?: string; variants?: string[]; runs?: stri
     const prepared = await prepareModelProperty(api, events, log, target, {
       title: 'model property',
       settings: propertySettings({ FTF_FC_RUNS: opts.runs ?? '15', FTF_FC_SEED: opts.seed ?? '20261123', ...opts.env }, 1),
-      maxCommands: 15,
+      maxCommands: 25,
       replayPath: opts.env?.FTF_FC_REPLAY_PATH,
       timeLimitMs: 600_000,
       command: 'npx playwright test specs/properties/model.spec.ts',
@@ -119,7 +119,7 @@ describe('model property against the reference', () => {
   ];
   for (const [fault, clause] of kills) {
     it(`fails under ${fault} with a shrunk, replayable counterexample naming the clause`, async () => {
-      const o = await runModel({ fault });
+      const o = await runModel({ fault, runs: '20' });
       assert.ok(o.error, `the model property passed under ${fault}`);
       assert.equal(o.error.code, 'FTF_E_PROPERTY_VIOLATION', o.error.message);
       const text = o.error.message;

@@ -207,7 +207,7 @@ describe('command sequences in the runner', () => {
 
 describe('modelSettings', () => {
   it('reads FTF_FC_COMMANDS and FTF_FC_REPLAY_PATH, refusing bad values', () => {
-    assert.deepEqual(modelSettings({}), { maxCommands: 15, replayPath: undefined });
+    assert.deepEqual(modelSettings({}), { maxCommands: 25, replayPath: undefined });
     assert.deepEqual(modelSettings({ FTF_FC_COMMANDS: '40', FTF_FC_REPLAY_PATH: 'AABDG:V' }), { maxCommands: 40, replayPath: 'AABDG:V' });
     assert.throws(() => modelSettings({ FTF_FC_COMMANDS: '0' }), /FTF_FC_COMMANDS/);
     assert.throws(() => modelSettings({ FTF_FC_REPLAY_PATH: 'a b' }), /FTF_FC_REPLAY_PATH/);

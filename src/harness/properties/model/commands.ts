@@ -109,13 +109,13 @@ class GetCheckpoint implements Cmd {
 
 class Patch implements Cmd {
   private shown = '';
-  /** staleSel undefined = the current version. */
-  constructor(readonly cursorSel: number, readonly staleSel: number | undefined) {}
-  check = (m: Readonly<Model>): boolean => this.staleSel === undefined || m.cp.stale.length > 0;
+  /** stale: with a version this checkpoint had before (picked by staleSel); before any success, with the current one. */
+  constructor(readonly cursorSel: number, readonly stale: boolean, readonly staleSel: number) {}
+  check = (): boolean => true;
   async run(m: Model, r: Real): Promise<void> {
     const at = position(m, this.cursorSel);
     const cursor = m.stream.cursorAt(at);
-    const version = this.staleSel === undefined ? m.cp.current.version : pick(m.cp.stale, this.staleSel);
+    const version = this.stale && m.cp.stale.length > 0 ? pick(m.cp.stale, this.staleSel) : m.cp.current.version;
     // A target may hand out a version it used before (a version derived from the state): then it is current, not stale.
     const stale = version !== m.cp.current.version;
     this.shown = `${stale ? `stale version ${version}` : 'current version'} → ${at < 0 ? 'the anchor' : `#${at}`}`;
@@ -123,7 +123,7 @@ class Patch implements Cmd {
     m.stream.wrote();
     judge(stale ? m.cp.expectStalePatch(version, a) : m.cp.expectFreshPatch(cursor, a), [a], this.toString());
   }
-  toString = (): string => `checkpoint PATCH(${this.shown || (this.staleSel === undefined ? 'current version' : `stale version #${this.staleSel}`)})`;
+  toString = (): string => `checkpoint PATCH(${this.shown || (this.stale ? `stale version #${this.staleSel}` : 'current version')})`;
 }
 
 class PatchTogether implements Cmd {
@@ -176,9 +176,18 @@ function oracleContext(s: StreamModel, start: number, fence?: number): OracleCon
 async function learnHead(m: Model, r: Real, role: string): Promise<void> {
   if (m.stream.headKnown) return;
   const last = m.stream.known.length - 1;
+  const what = `${role} (reading on from the last known event)`;
   const pages = await collect(r.events, { startCursor: m.stream.cursorAt(last) }, snapshotLabeller(m.stream.known));
-  fail(m.stream.extend(pages.flatMap((p) => p.events)), `${role} (reading on from the last known event)`);
-  for (const p of pages) fail(m.stream.recordFence(p.pageInfo.endCursor), `${role} (reading on from the last known event)`);
+  const fresh = pages.flatMap((p) => p.events);
+  fail(m.stream.extend(fresh), what);
+  const fenceProblem = pages.map((p) => m.stream.recordFence(p.pageInfo.endCursor)).find((x) => x !== undefined);
+  if (fenceProblem) {
+    // An endCursor naming an earlier event may as well be events out of order on the page: ONE probe, reading
+    // the new events again one per page, tells them apart (an order that differs is the better diagnosis).
+    const oracle = new TraversalOracle(fresh, oracleContext(m.stream, last));
+    await walk(r.events, { startCursor: m.stream.cursorAt(last), limit: 1 }, oracle, `${what}, probe: one event per page`, { maxPages: r.maxPages });
+    fail(fenceProblem, what);
+  }
 }
 
 class ReadToHead implements Cmd {
@@ -235,19 +244,24 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
   // fc.commands draws uniformly from the list: the event reads are listed more than once (they check the most per request).
   const arbs: Array<fc.Arbitrary<Cmd>> = [
       fc.tuple(kind, together).map(([k, n]) => new Subscribe(k, n)),
+      // Rejections to replay later (a cached rejection must come back as it was, also for a corrected body).
+      fc.constantFrom<BodyKind>('below-minimum', 'unknown-uid').map((k) => new Subscribe(k, 1)),
       // A valid body under a new key sent several times at once: the duplicate-subscription race (EP-SUBSCRIBE-REPLAY).
       fc.integer({ min: 2, max: b.maxTogether }).map((n) => new Subscribe('valid', n)),
       fc.tuple(sel, fc.boolean(), together).map(([k, c, n]) => new Retry(k, c, n)),
+      // A retry with a changed body is the only one that tells a cached rejection from a re-processed one.
+      sel.map((k) => new Retry(k, true, 1)),
       fc.constant(null).map(() => new SubscribeWithoutKey()),
       fc.constant(null).map(() => new GetCheckpoint()),
-      fc.tuple(sel, fc.option(sel, { nil: undefined })).map(([c, s]) => new Patch(c, s)),
+      fc.tuple(sel, fc.boolean(), sel).map(([c, stale, s]) => new Patch(c, stale, s)),
       fc.array(sel, { minLength: 2, maxLength: b.maxTogether }).map((cs) => new PatchTogether(cs)),
       fc.constant(null).map(() => new SecondUserPut()),
       append, append,
       read, read, read,
       fenced, fenced, fenced,
     ];
-  return fc.commands(arbs, { maxCommands: b.maxCommands, ...(b.replayPath ? { replayPath: b.replayPath } : {}) });
+  // size 'max': sequences up to maxCommands long (the default size keeps most of them at a handful of commands).
+  return fc.commands(arbs, { maxCommands: b.maxCommands, size: 'max', ...(b.replayPath ? { replayPath: b.replayPath } : {}) });
 }
 
 /** Events appended after the anchor when a run starts (when the target has the control API). */

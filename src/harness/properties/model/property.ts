@@ -12,9 +12,10 @@ import type { Exchange } from '../../http/types.js';
 import type { ResolvedTarget } from '../../target/types.js';
 import type { EventsApi } from '../events-api.js';
 import type { RunLog } from '../run-log.js';
-import { checkProperty, type PropertySettings } from '../runner.js';
-import type { ModelClause, PagingClause } from '../types.js';
-import type { ModelApi } from './api.js';
+import { formatRequestLines } from '../counterexample.js';
+import { checkProperty, withoutFrames, type PropertySettings } from '../runner.js';
+import { PropertyViolation, propertyFailure, type ModelClause, type PagingClause } from '../types.js';
+import type { ModelApi, Product } from './api.js';
 import { commandsArbitrary, setupRun, type Real } from './commands.js';
 
 /** Clauses the model property checks (annotated on the test, named in every violation). */
@@ -25,7 +26,7 @@ export const MODEL_CLAUSES: ReadonlyArray<ModelClause | PagingClause> = [
 ];
 
 /** Defaults: commands per run and requests released together (FTF_FC_COMMANDS overrides the first). */
-export const DEFAULT_MAX_COMMANDS = 15;
+export const DEFAULT_MAX_COMMANDS = 25;
 export const MAX_TOGETHER = 6;
 
 export interface ModelPropertyOptions {
@@ -59,8 +60,16 @@ export async function prepareModelProperty(api: ModelApi, events: EventsApi, log
   return {
     skip,
     run: async () => {
-      log.begin();
-      const product = await api.product(target.indications.primary as string, target.entities.allowed[0] as string);
+      const exchanges = log.begin();
+      let product: Product;
+      try {
+        product = await api.product(target.indications.primary as string, target.entities.allowed[0] as string);
+      } catch (e) {
+        if (!(e instanceof PropertyViolation)) throw e;
+        // Before any sequence is generated: no seed to replay, but the requests that showed it.
+        throw withoutFrames(propertyFailure([`property "${opts.title}" failed while reading the indication: ${e.message}`,
+          '  requests (URLs relative to base_url):', ...formatRequestLines(exchanges, bases).map((l) => `  ${l}`)].join('\n'), e));
+      }
       const prefix = `mb-${randomBytes(4).toString('hex')}`;
       let n = 0;
       return checkProperty({
