@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { sharedTargetProjects } from './src/harness/shared-phases.js';
 import { exclusiveReasons } from './src/harness/scenario/isolation.js';
 import { loadScenarioSuite } from './src/harness/scenario/load.js';
+import { PROPERTY_TESTS } from './src/harness/properties/catalogue.js';
 
 const ci = Boolean(process.env.CI);
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/paths.ts); self-tests use temp folders.
@@ -50,10 +51,12 @@ function countScenarioFiles(dir: string): number {
 // Every bound derives from the profile's timeouts (src/harness/target/bounds.ts): the test timeout (it also
 // covers fixture set-up, e.g. the embedded server's start) sits above scenario_ms, the run bound above all.
 const timeouts = profileTimeouts(shared ? resolveTargetFile(process.env) : REFERENCE_PROFILE);
-// + 2: the property specs (specs/properties/*.spec.ts) beside the YAML catalogue. Against a shared target each
+// + the property tests (specs/properties, listed in properties/catalogue.ts) beside the YAML catalogue. Against a shared target each
 // scenario runs in one of the two phases, and the @exclusive ones run one at a time.
-const tests = (countScenarioFiles(specsDir) + 2) * (shared ? 1 : projects.length);
-const serial = shared ? loadScenarioSuite(specsDir).scenarios.filter((s) => exclusiveReasons(s).length > 0).length : 0;
+const tests = (countScenarioFiles(specsDir) + PROPERTY_TESTS.length) * (shared ? 1 : projects.length);
+const serial = shared
+  ? loadScenarioSuite(specsDir).scenarios.filter((s) => exclusiveReasons(s).length > 0).length + PROPERTY_TESTS.filter((p) => p.tags.includes('@exclusive')).length
+  : 0;
 
 export default defineConfig({
   testDir: 'specs',

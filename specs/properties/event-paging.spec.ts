@@ -4,51 +4,23 @@
  * page reads, and checks every walk against the snapshot (src/harness/properties/oracle.ts). Annotated with `clause` like the YAML
  * scenarios so coverage and the mutation matrix count them. FTF_FC_RUNS / FTF_FC_SEED / FTF_FC_PATH override.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestInfo } from '@playwright/test';
-import { encodeOutcome } from '../../src/harness/report/outcome.js';
-import { outcomeFromError, passedOutcome, stampOutcome, type Evidence } from '../../src/harness/report/record-outcome.js';
+import type { Evidence } from '../../src/harness/report/record-outcome.js';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
 import { test, type PagingFixture } from './fixtures.js';
 import { propertyTest } from '../../src/harness/properties/catalogue.js';
-import { loadSelection, selectionFromEnv } from '../../src/harness/scenario/selection.js';
+import { isSelected, propertyDetails, withOutcome } from './record.js';
 import { preparePagingProperty } from '../../src/harness/properties/paging-property.js';
 import { propertySettings } from '../../src/harness/properties/runner.js';
 import type { PagingClause } from '../../src/harness/properties/types.js';
 
 const DEFAULT_RUNS = 25;
 const ALL: PagingClause[] = ['EP-EVENT-PAGING', 'EP-EVENT-FENCE', 'EP-EVENT-PAGE-LIMIT', 'EP-EVENT-TOTAL', 'EVS-ORDER'];
-
-// Declared only when the CLI's selection (--grep/--tag/--shard, scenario/selection.ts) picks them.
-const SELECTED = new Set(loadSelection(process.env.FTF_SPECS_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..'), selectionFromEnv(process.env)).extras.map((x) => x.id));
-
-function details(id: string, clauses: readonly PagingClause[]) {
-  return {
-    tag: [...propertyTest(id).tags],
-    annotation: [
-      ...clauses.map((c) => ({ type: 'clause', description: c })),
-      { type: 'scenario', description: id },
-      { type: 'allure.label.epic', description: 'FTF conformance' },
-      { type: 'allure.label.feature', description: 'properties' },
-      { type: 'allure.label.story', description: clauses.join(', ') },
-    ],
-  };
-}
+const details = propertyDetails;
 
 /** Runs the property and writes its outcome record (src/harness/report/outcome.ts) like the YAML scenarios do. */
 async function runProperty(title: string, fence: 'event' | 'head', target: ResolvedTarget, paging: PagingFixture, testInfo: TestInfo): Promise<void> {
-  const evidence = { exchanges: [] as string[] };
-  const context = { covers: ALL, evidence, checks: [] };
-  try {
-    await runPropertyOnce(title, fence, target, paging, testInfo, evidence);
-    testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
-  } catch (error) {
-    const record = outcomeFromError(error, context);
-    testInfo.annotations.push(encodeOutcome(record));
-    stampOutcome(error, record);
-    throw error;
-  }
+  await withOutcome(ALL, testInfo, (evidence) => runPropertyOnce(title, fence, target, paging, testInfo, evidence));
 }
 
 async function runPropertyOnce(title: string, fence: 'event' | 'head', target: ResolvedTarget, paging: PagingFixture, testInfo: TestInfo, evidence: Evidence): Promise<void> {
@@ -75,14 +47,14 @@ async function runPropertyOnce(title: string, fence: 'event' | 'head', target: R
 }
 
 const FENCED_SLICE = propertyTest('properties.paging-fenced-slice').title;
-if (SELECTED.has('properties.paging-fenced-slice')) {
+if (isSelected('properties.paging-fenced-slice')) {
   test(FENCED_SLICE, details('properties.paging-fenced-slice', ALL), async ({ target, paging }, testInfo) => {
     await runProperty(FENCED_SLICE, 'event', target, paging, testInfo);
   });
 }
 
 const HEAD_FENCE = propertyTest('properties.paging-head-fence').title;
-if (SELECTED.has('properties.paging-head-fence')) {
+if (isSelected('properties.paging-head-fence')) {
   test(HEAD_FENCE, details('properties.paging-head-fence', ALL), async ({ target, paging }, testInfo) => {
     await runProperty(HEAD_FENCE, 'head', target, paging, testInfo);
   });

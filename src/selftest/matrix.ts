@@ -24,6 +24,11 @@ export interface MutationOptions {
   workers?: number;
   /** Every fault runs the whole suite (no targeting). */
   full?: boolean;
+  /**
+   * Only the tests whose title matches this regular expression (clean run and faults alike): shows what
+   * those tests kill on their own. Never writes docs/mutation.md.
+   */
+  grep?: string;
   /** Repository root (default: cwd). */
   cwd?: string;
   /** Default: reports/mutation.json. */
@@ -80,15 +85,20 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
   try {
     const listing = await listSuite(cwd, workDir);
     assertUsable(globalErrors(listing), 'listing the suite');
-    const catalogue = testsOf(listing);
-    log(`mutation: ${new Set(catalogue.map((t) => t.title)).size} tests, ${runnable.length} faults to run (${options.full ? 'full' : 'targeted'}), ${workers} worker(s); Playwright output: ${logFile}`);
+    const grep = options.grep !== undefined ? new RegExp(options.grep) : undefined;
+    const catalogue = testsOf(listing).filter((t) => grep === undefined || grep.test(t.title));
+    // With --grep every project runs only the selected titles (`only`), never the rest of the suite.
+    const selectedTitles = grep === undefined ? undefined : [...new Set(catalogue.map((t) => t.title))];
+    if (selectedTitles?.length === 0) throw new FtfError('FTF_E_MUTATION_RUN_BROKEN', `--grep ${options.grep} selects no test`, { hint: 'npx playwright test --list shows the titles' });
+    const within = (titles: string[] | undefined): { only?: string[] } => (titles ?? selectedTitles) === undefined ? {} : { only: (titles ?? selectedTitles) as string[] };
+    log(`mutation: ${new Set(catalogue.map((t) => t.title)).size} tests${grep ? ` (--grep ${options.grep})` : ''}, ${runnable.length} faults to run (${options.full ? 'full' : 'targeted'}), ${workers} worker(s); Playwright output: ${logFile}`);
 
     const firstTitles = new Map<string, string[] | undefined>(runnable.map((f) => [f.name, options.full ? undefined : coveringTitles(catalogue, f.clauses)]));
-    const pass1: PlanProject[] = [{ name: CLEAN_PROJECT, fault: null }];
-    if (runnable.some((f) => f.profile === 'production')) pass1.push({ name: CLEAN_PRODUCTION_PROJECT, fault: null, mode: 'production' });
+    const pass1: PlanProject[] = [{ name: CLEAN_PROJECT, fault: null, ...within(undefined) }];
+    if (runnable.some((f) => f.profile === 'production')) pass1.push({ name: CLEAN_PRODUCTION_PROJECT, fault: null, mode: 'production', ...within(undefined) });
     for (const f of runnable) {
       const only = firstTitles.get(f.name);
-      if (only === undefined || only.length > 0) pass1.push({ name: f.name, fault: f.name, ...modeOf(f), ...(only ? { only } : {}) });
+      if (only === undefined || only.length > 0) pass1.push({ name: f.name, fault: f.name, ...modeOf(f), ...within(only) });
     }
     log(`mutation: first pass, ${pass1.length} projects (clean + faults on the scenarios of their clauses)`);
     const first = await runPlan({ projects: pass1 }, { cwd, workDir, workers, label: 'pass1', logFile });
@@ -97,9 +107,14 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
 
     // Second pass (targeted mode): faults not killed by their own scenarios run the rest of the suite.
     const pending = options.full ? [] : runnable.filter((f) => faultResult(f.name, f.clauses, records.get(f.name) ?? []).verdict !== 'killed');
-    if (pending.length > 0) {
-      log(`mutation: second pass for ${pending.length} fault(s) not killed by the scenarios of their clauses`);
-      const pass2 = pending.map((f): PlanProject => ({ name: f.name, fault: f.name, ...modeOf(f), except: firstTitles.get(f.name) ?? [] }));
+    const pass2 = pending.flatMap((f): PlanProject[] => {
+      const first = firstTitles.get(f.name) ?? [];
+      if (selectedTitles === undefined) return [{ name: f.name, fault: f.name, ...modeOf(f), except: first }];
+      const rest = selectedTitles.filter((t) => !first.includes(t));
+      return rest.length ? [{ name: f.name, fault: f.name, ...modeOf(f), only: rest }] : [];
+    });
+    if (pass2.length > 0) {
+      log(`mutation: second pass for ${pass2.length} fault(s) not killed by the scenarios of their clauses`);
       const second = await runPlan({ projects: pass2 }, { cwd, workDir, workers, label: 'pass2', logFile });
       assertUsable(globalErrors(second), 'the second pass');
       for (const [project, recs] of byProject(testsOf(second))) records.set(project, [...(records.get(project) ?? []), ...recs]);
@@ -113,7 +128,7 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     const facts: RunFacts = { wallMs: Date.now() - started, workers, mode: options.full ? 'full' : 'targeted', notRunnable, generatedAt: new Date().toISOString() };
     const matrix = formatMatrix(report, facts);
     writeJsonReport(resolve(cwd, options.jsonFile ?? 'reports/mutation.json'), report);
-    const everyFault = !options.faults?.length && (options.subset ?? 'all') === 'all';
+    const everyFault = !options.faults?.length && (options.subset ?? 'all') === 'all' && grep === undefined;
     if (options.writeDocs ?? everyFault) writeMarkdown(resolve(cwd, 'docs/mutation.md'), report, facts);
     return { report, ok: matrixOk(report), wallMs: facts.wallMs, matrix };
   } finally {

@@ -1,5 +1,5 @@
 /**
- * ftf-conformance selftest [--faults a,b,c | --subset ci] [--workers N] [--full] [--write-docs]
+ * ftf-conformance selftest [--faults a,b,c | --subset ci] [--grep REGEX] [--workers N] [--full] [--write-docs]
  * (also `npm run mutation -- …`, which calls the CLI; the command is src/cli/commands/selftest.ts)
  *
  * The mutation matrix (issue 5): the conformance suite against the clean reference and against every injected
@@ -14,7 +14,7 @@ export { runMutationMatrix, type MutationOptions, type MutationResult } from './
 export type { MutationReport, FaultResult, Verdict } from './verdict.js';
 export { CI_SUBSET } from './subsets.js';
 
-export const USAGE = 'usage: ftf-conformance selftest [--faults a,b,c | --subset ci|all] [--workers N] [--full] [--write-docs]';
+export const USAGE = 'usage: ftf-conformance selftest [--faults a,b,c | --subset ci|all] [--grep REGEX] [--workers N] [--full] [--write-docs]';
 
 export class MutationUsageError extends Error {}
 
@@ -26,7 +26,7 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
       strict: true,
       allowPositionals: false,
       options: {
-        faults: { type: 'string' }, subset: { type: 'string' }, workers: { type: 'string' },
+        faults: { type: 'string' }, subset: { type: 'string' }, workers: { type: 'string' }, grep: { type: 'string' },
         full: { type: 'boolean' }, 'write-docs': { type: 'boolean' }, help: { type: 'boolean' },
       },
     }));
@@ -40,11 +40,20 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
   if (values.workers !== undefined && !/^[1-9][0-9]?$/.test(values.workers)) {
     throw new MutationUsageError(`--workers must be an integer from 1 to 99 (got "${values.workers}")`);
   }
+  if (values.grep !== undefined) {
+    try {
+      new RegExp(values.grep);
+    } catch (err) {
+      throw new MutationUsageError(`--grep must be a regular expression: ${(err as Error).message}`);
+    }
+    if (values.grep === '') throw new MutationUsageError('--grep must not be empty');
+  }
   const faults = values.faults?.split(',').map((s) => s.trim()).filter((s) => s !== '');
   return {
     ...(faults?.length ? { faults } : {}),
     ...(values.subset ? { subset: values.subset as 'ci' | 'all' } : {}),
     ...(values.workers ? { workers: Number(values.workers) } : {}),
+    ...(values.grep !== undefined ? { grep: values.grep } : {}),
     ...(values.full ? { full: true } : {}),
     ...(values['write-docs'] ? { writeDocs: true } : {}),
   };

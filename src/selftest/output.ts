@@ -116,6 +116,7 @@ npm run mutation -- --faults a,b,c     # a subset by name
 npm run mutation -- --subset ci        # the fixed CI subset (below)
 npm run mutation -- --workers 2        # Playwright workers (default: the machine's cores)
 npm run mutation -- --full             # every fault runs the whole suite (slower; lists every failing scenario)
+npm run mutation -- --faults a,b --grep '^model: '   # only the tests whose title matches (what they kill on their own)
 \`\`\`
 
 One Playwright invocation runs project \`clean\` plus one project per fault (\`playwright.mutation.config.ts\`;
@@ -123,6 +124,8 @@ the worker fixture reads \`project.metadata.fault\`). By default the run is **ta
 first runs only the scenarios whose \`clause\` annotations cover one of the fault's clauses (they alone can
 kill it for the right reason); a fault not killed there runs the rest of the suite in a second pass, to tell
 "killed incidentally" from "survived". \`--full\` runs the whole suite for every fault.
+\`--grep REGEX\` restricts every project (clean and faults, both passes) to the tests whose title matches; such
+a run never rewrites this page.
 
 Verdicts come from each scenario's outcome record (\`src/harness/report/outcome.ts\`): **killed** — a scenario
 *failed* a check whose clause ids include one of the fault's clauses; **killed-incidentally** — checks fail,

@@ -16,10 +16,11 @@
  * run inside its derived bound there. `npm run test:hostile` (all modes) runs the whole catalogue.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { exclusiveReasons } from '../../src/harness/scenario/isolation.js';
+import { PROPERTY_TESTS } from '../../src/harness/properties/catalogue.js';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { runCatalogue } from '../../src/selftest/catalogue-run.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
@@ -51,7 +52,7 @@ const perFamily = [...new Map([...suite.scenarios].sort((a, b) => a.id.localeCom
 const grep = process.env.FTF_HOSTILE_GREP ?? (wholeCatalogue ? undefined : `(?:${perFamily.map(escapeRegExp).join('|')}): |@properties`);
 const scenarioCount = wholeCatalogue ? suite.scenarios.length + suite.problems.length : perFamily.length;
 // The property specs run beside the YAML catalogue.
-const propertySpecs = readdirSync(join(REPO_ROOT, 'specs', 'properties')).filter((f) => f.endsWith('.spec.ts')).length;
+const propertySpecs = PROPERTY_TESTS.length;
 /**
  * Outer bound of one mode's run: the run bound target/bounds.ts derives from the hostile profile (each test
  * at Playwright's test timeout plus a grace for the worker restart Playwright makes after every failure),
@@ -61,7 +62,8 @@ const propertySpecs = readdirSync(join(REPO_ROOT, 'specs', 'properties')).filter
 // Against a shared target (FTF_TARGET, as here) the @exclusive scenarios run one at a time after the rest
 // (playwright.config.ts, src/harness/scenario/isolation.ts): they are not spread over the workers.
 const selectedIds = new Set(wholeCatalogue ? suite.scenarios.map((s) => s.id) : perFamily);
-const exclusiveCount = suite.scenarios.filter((s) => selectedIds.has(s.id) && exclusiveReasons(s).length > 0).length;
+const exclusiveCount =
+  suite.scenarios.filter((s) => selectedIds.has(s.id) && exclusiveReasons(s).length > 0).length + PROPERTY_TESTS.filter((p) => p.tags.includes('@exclusive')).length;
 const OUTER_MS = runTimeoutMs(profile.timeouts, scenarioCount + propertySpecs, WORKERS, exclusiveCount) + testTimeoutMs(profile.timeouts);
 
 const dirs: string[] = [];

@@ -139,6 +139,9 @@ describe('mutation runner', () => {
     assert.throws(() => parseMutationArgs(['--subset', 'nightly']), MutationUsageError);
     assert.throws(() => parseMutationArgs(['--workers', '0']), MutationUsageError);
     assert.throws(() => parseMutationArgs(['--bogus']), MutationUsageError);
+    assert.deepEqual(parseMutationArgs(['--faults', 'paging-gap', '--grep', '^model: ']), { faults: ['paging-gap'], grep: '^model: ' });
+    assert.throws(() => parseMutationArgs(['--grep', '(unclosed']), MutationUsageError);
+    assert.throws(() => parseMutationArgs(['--grep', '']), MutationUsageError);
   });
 
   it('writes reports/mutation.json exactly in the agreed shape and a markdown table row per fault', () => {

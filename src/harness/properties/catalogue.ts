@@ -11,6 +11,13 @@ export interface PropertyTest {
 export const PROPERTY_TESTS: readonly PropertyTest[] = [
   { id: 'properties.paging-fenced-slice', title: 'paging: fenced walks return exactly the fenced slice of the stream', tags: ['@properties', '@paging'] },
   { id: 'properties.paging-head-fence', title: 'paging: a fence taken from pageInfo.endCursor holds while the stream grows', tags: ['@properties', '@paging'] },
+  // @exclusive: its model assumes no one else writes the stream, checkpoints or keys while it runs, so against a
+  // shared target it runs in the one-at-a-time phase (src/harness/shared-phases.ts).
+  {
+    id: 'properties.model-stateful',
+    title: 'model: subscribes, checkpoint writes and event reads agree with the model of the spec',
+    tags: ['@properties', '@model', '@mutation', '@exclusive'],
+  },
 ];
 
 export const propertyTest = (id: string): PropertyTest => {

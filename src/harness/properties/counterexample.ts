@@ -30,6 +30,8 @@ export interface FailureReport {
   label?: (uid: string) => string;
   /** Shell command that replays (the seed and path are prepended as env vars). */
   command: string;
+  /** Further `NAME=value` replay variables (e.g. FTF_FC_REPLAY_PATH of a commands counterexample). */
+  env?: readonly string[];
 }
 
 /** `{control_url}/events`, `/event?limit=2` (api base), `{auth_url}/oauth/token`. */
@@ -52,8 +54,11 @@ export function formatRequestLines(exchanges: readonly Exchange[], bases: Bases,
   const shown = exchanges.filter((x) => !isTokenRequest(x));
   return shown.map((x, i) => {
     const body = x.request.body !== undefined ? ` ${x.request.body}` : '';
+    // The one header a replay needs besides the bearer: POST /subscribe's Idempotency-Key (not a secret).
+    const key = Object.entries(x.request.headers).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
+    const keyText = key !== undefined ? ` Idempotency-Key: ${key}` : '';
     const outcome = x.response ? `${x.response.status}${summarize(x.response.json, label)}` : `no response (${x.error?.code ?? 'error'}: ${x.error?.message ?? ''})`;
-    return `${String(i + 1).padStart(3)}. ${x.request.method} ${relativeUrl(x.request.url, bases)}${body} → ${outcome}   [${x.label}]`;
+    return `${String(i + 1).padStart(3)}. ${x.request.method} ${relativeUrl(x.request.url, bases)}${keyText}${body} → ${outcome}   [${x.label}]`;
   });
 }
 
@@ -71,7 +76,7 @@ function summarize(json: unknown, label: (uid: string) => string): string {
 }
 
 export function formatFailure(r: FailureReport): string {
-  const env = [`FTF_FC_SEED=${r.seed}`, ...(r.path ? [`FTF_FC_PATH=${r.path}`] : [])].join(' ');
+  const env = [`FTF_FC_SEED=${r.seed}`, ...(r.path ? [`FTF_FC_PATH=${r.path}`] : []), ...(r.env ?? [])].join(' ');
   const lines = formatRequestLines(r.exchanges, r.bases, r.label);
   return [
     `property "${r.title}" failed: ${r.failure}`,

@@ -95,8 +95,8 @@ interface WalkOptions {
   refusableLimit?: boolean;
 }
 
-/** Pages from the start to hasNextPage false, each checked by the oracle; bounded by expected length + 2 pages. */
-async function walk(api: EventsApi, q: { startCursor: string | undefined; endCursor: string; limit?: number }, oracle: TraversalOracle, role: string, opts: WalkOptions): Promise<PageRecord[]> {
+/** Pages from the start to hasNextPage false, each checked by the oracle; bounded by expected length + 2 pages. Also used by the model properties (model/commands.ts), unfenced too. */
+export async function walk(api: EventsApi, q: { startCursor: string | undefined; endCursor?: string | undefined; limit?: number | undefined }, oracle: TraversalOracle, role: string, opts: WalkOptions): Promise<PageRecord[]> {
   const cap = Math.min(opts.maxPages, oracle.expected.length + 2);
   const pages: PageRecord[] = [];
   let cursor = q.startCursor;
@@ -120,8 +120,8 @@ async function walk(api: EventsApi, q: { startCursor: string | undefined; endCur
   return pages;
 }
 
-/** A reference read whose result is not known beforehand (head fences): pages up to the end, stopped by duplicates, oversized pages or the bound. */
-async function collect(api: EventsApi, q: { startCursor: string | undefined; endCursor: string }, label: (uid: string) => string): Promise<PageRecord[]> {
+/** A reference read whose result is not known beforehand (head fences; the model's reads past its last known event): pages up to the end, stopped by duplicates, oversized pages or the bound. */
+export async function collect(api: EventsApi, q: { startCursor: string | undefined; endCursor?: string | undefined }, label: (uid: string) => string): Promise<PageRecord[]> {
   const out: PageRecord[] = [];
   const seen = new Set<string>();
   let cursor = q.startCursor;

@@ -2,7 +2,7 @@
  * Runs a fast-check async property with CI-sized bounds and turns a failure into the replayable
  * counterexample text (seed, path, shrunk case, the HTTP requests of that run). Settings come from the
  * environment: FTF_FC_RUNS, FTF_FC_SEED, FTF_FC_PATH (replay one counterexample), FTF_FC_END_ON_FAILURE=1
- * (no shrinking). A per-run request log keeps the exchanges of every failing run; the last failing run is
+ * (no shrinking); the model property adds FTF_FC_REPLAY_PATH and FTF_FC_COMMANDS (model/property.ts: modelSettings). A per-run request log keeps the exchanges of every failing run; the last failing run is
  * the shrunk counterexample.
  */
 import fc from 'fast-check';
@@ -52,6 +52,8 @@ export interface PropertyRun<T> {
   label?: (uid: string) => string;
   /** Replay command printed after the env vars, e.g. `npx playwright test specs/properties -g "…"`. */
   command: string;
+  /** More replay variables from the counterexample (the model property's FTF_FC_REPLAY_PATH=…). */
+  extraEnv?: (value: T) => string[];
   /** Stop generating (and shrinking) after this long; what was found so far is reported. */
   timeLimitMs: number;
   /** Gets the counterexample text and exchanges (e.g. to attach them to the report). */
@@ -111,6 +113,7 @@ export async function checkProperty<T>(run: PropertyRun<T>): Promise<{ numRuns: 
         bases: run.bases,
         ...(run.label ? { label: run.label } : {}),
         command: run.command,
+        ...(run.extraEnv ? { env: run.extraEnv(value) } : {}),
       });
       await run.onFailure?.(text, rec?.exchanges ?? []);
       throw withoutFrames(propertyFailure(text, rec?.error ?? details.errorInstance));

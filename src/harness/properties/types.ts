@@ -1,11 +1,18 @@
 /**
- * Shapes shared by the paging properties: what a page looked like (only what the oracle needs), what a
- * generated case asks for, and a violation naming the clause it breaks.
+ * Shapes shared by the properties: what a page looked like (only what the oracle needs), what a generated
+ * paging case asks for, and a violation naming the clause it breaks (paging and model clauses).
  */
 import { FtfError } from '../../shared/errors.js';
 
 /** Clauses the paging properties check (annotated on the tests, named in every violation). */
 export type PagingClause = 'EP-EVENT-PAGING' | 'EP-EVENT-FENCE' | 'EP-EVENT-PAGE-LIMIT' | 'EP-EVENT-TOTAL' | 'EVS-ORDER';
+
+/** Further clauses the stateful model properties check (src/harness/properties/model/). */
+export type ModelClause =
+  | 'EP-SUBSCRIBE-IDEMPOTENCY-KEY' | 'EP-SUBSCRIBE-REPLAY' | 'EP-SUBSCRIBE-NEW-KEY' | 'ERR-AMOUNT-MIN' | 'ERR-INDICATION-UID'
+  | 'EP-CHECKPOINT-CREATE' | 'EP-CHECKPOINT-CYCLE' | 'EP-CHECKPOINT-CONFLICT' | 'EP-CHECKPOINT-SCOPE' | 'RES-CHECKPOINT';
+
+export type PropertyClause = PagingClause | ModelClause;
 
 /** An event as the oracle sees it: its identity (uid) and its position token (cursor). */
 export interface EventRef {
@@ -51,7 +58,7 @@ export interface PagingCase {
 }
 
 export interface Violation {
-  clause: PagingClause | 'SCHEMA' | 'HARNESS';
+  clause: PropertyClause | 'SCHEMA' | 'HARNESS';
   /** Which read it happened in: walk, reference read, re-read, … */
   role?: string;
   /** 1-based page of that read, when the violation belongs to one. */

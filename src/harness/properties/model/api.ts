@@ -1,0 +1,169 @@
+/**
+ * The calls the model properties make besides GET /event (events-api.ts): the indication read, POST /subscribe
+ * and the checkpoint operations, one at a time or several released together from the transport's race
+ * barrier (http/race-lanes.ts). Everything goes through the recording transport the fixture gives (so the
+ * exchanges are redacted and land in the run log); every answer is schema-checked through the operation map.
+ * Answers are returned as data (status, body text, JSON, schema mismatch) for the model to judge; no HTTP
+ * answer throws here, only a missing one (HARNESS).
+ */
+import { Decimal } from 'decimal.js';
+import { checkSchema } from '../../checks/schema.js';
+import { excerpt, type Redact } from '../../checks/excerpt.js';
+import type { AuthClient } from '../../auth/types.js';
+import { getPointer } from '../../expressions/values.js';
+import type { HttpRequest, HttpResponse, RaceLane, RaceSettled } from '../../http/types.js';
+import type { SchemaRegistry } from '../../schemas/types.js';
+import type { ResolvedTarget } from '../../target/types.js';
+import { PropertyViolation } from '../types.js';
+import type { Answer, BodyKind } from './state.js';
+
+export interface ModelTransport {
+  send(request: HttpRequest, label?: string): Promise<HttpResponse>;
+  race?(lanes: RaceLane[], label?: string): Promise<RaceSettled[]>;
+}
+
+export interface ModelApiDeps {
+  target: ResolvedTarget;
+  schemas: SchemaRegistry;
+  transport: ModelTransport;
+  auth: Pick<AuthClient, 'authorization'>;
+  redact?: Redact;
+}
+
+/** What the subscribe bodies are built from (read once per property from GET /indication/{code}). */
+export interface Product {
+  code: string;
+  uid: string;
+  /** indication minimum x 1,000,000 (decimal.js). */
+  minimumUnits: string;
+  entity: string;
+}
+
+/** A body of each kind, and the "changed" body a retry with a used key sends instead. */
+export function subscribeBody(target: ResolvedTarget, p: Product, kind: BodyKind, unknownUid: string): Record<string, unknown> {
+  const amount = new Decimal(p.minimumUnits).minus(kind === 'below-minimum' ? 1 : 0).toNumber();
+  const uid = kind === 'unknown-uid' ? unknownUid : p.uid;
+  return { [target.fields.subscribe_indication_uid ?? 'indicationUid']: uid, entityCode: p.entity, amount };
+}
+
+/** The body a retry sends when it "materially changes" (Errors rules): the rejected cause removed, or a valid body spoiled. */
+export const CHANGED: Record<BodyKind, BodyKind> = { valid: 'below-minimum', 'below-minimum': 'valid', 'unknown-uid': 'valid' };
+
+export class ModelApi {
+  private readonly redact: Redact;
+  private readonly base: string;
+
+  constructor(private readonly deps: ModelApiDeps) {
+    this.redact = deps.redact ?? ((s) => s);
+    this.base = deps.target.baseUrl.replace(/\/+$/, '');
+  }
+
+  get canRace(): boolean {
+    return typeof this.deps.transport.race === 'function';
+  }
+
+  /** GET /indication/{code}: its current uid (profile pointer) and minimum. The record may sit at the root, in a one-element array or under `indication` (layout not shown). */
+  async product(code: string, entity: string): Promise<Product> {
+    // Set-up only (the property asserts nothing about the indication): its layout is not shown, so no schema check here.
+    const a = await this.one('GET', `/indication/${encodeURIComponent(code)}`, 'primary', undefined, {}, `read indication ${code}`, false);
+    const body = a.json;
+    const record = Array.isArray(body) ? body[0] : typeof body === 'object' && body !== null && typeof (body as { indication?: unknown }).indication === 'object' ? (body as { indication: unknown }).indication : body;
+    const uid = getPointer(record, this.deps.target.fields.indication_uid ?? '/uid');
+    const minimum = (record as { minimum?: unknown } | undefined)?.minimum;
+    if (a.status !== 200 || typeof uid !== 'string' || (typeof minimum !== 'number' && typeof minimum !== 'string')) {
+      throw new PropertyViolation({ clause: 'HARNESS', message: `indication ${code} (profile: indications.primary) gave no current uid and minimum: ${a.status} ${excerpt(a.text, this.redact)}` });
+    }
+    return { code, uid, minimumUnits: new Decimal(minimum).times(1_000_000).toString(), entity };
+  }
+
+  /** POST /subscribe; key undefined = without the Idempotency-Key header. */
+  subscribe(key: string | undefined, body: Record<string, unknown>, label: string): Promise<Answer> {
+    return this.one('POST', '/subscribe', 'primary', body, key === undefined ? {} : { 'idempotency-key': key }, label);
+  }
+
+  /** n identical POST /subscribe with one key, released together. */
+  subscribeTogether(key: string, body: Record<string, unknown>, n: number, label: string): Promise<Answer[]> {
+    const items = Array.from({ length: n }, () => ({ path: '/subscribe', body, headers: { 'idempotency-key': key } }));
+    return this.together(items, `/indication/${encodeURIComponent(this.deps.target.indications.primary ?? '')}`, label);
+  }
+
+  putCheckpoint(name: string, credential: string, label: string): Promise<Answer> {
+    return this.one('PUT', this.checkpointPath(name), credential, undefined, {}, label);
+  }
+
+  getCheckpoint(name: string, label: string): Promise<Answer> {
+    return this.one('GET', this.checkpointPath(name), 'primary', undefined, {}, label);
+  }
+
+  patchCheckpoint(name: string, version: string, cursor: string, label: string): Promise<Answer> {
+    return this.one('PATCH', this.checkpointPath(name), 'primary', { expectedCheckpointVersion: version, newCursor: cursor }, {}, label);
+  }
+
+  /** One PATCH per cursor, all with `version`, released together. */
+  patchTogether(name: string, version: string, cursors: readonly string[], label: string): Promise<Answer[]> {
+    const path = this.checkpointPath(name);
+    return this.together(cursors.map((c) => ({ path, method: 'PATCH', body: { expectedCheckpointVersion: version, newCursor: c }, headers: {} })), path, label);
+  }
+
+  private checkpointPath(name: string): string {
+    return `/event/checkpoint/${encodeURIComponent(name)}`;
+  }
+
+  private async request(method: string, path: string, credential: string, body: unknown, headers: Record<string, string>): Promise<HttpRequest> {
+    const authorization = await this.deps.auth.authorization(credential);
+    return {
+      method,
+      url: `${this.base}${path}`,
+      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers, ...(authorization ? { authorization } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      timeoutMs: this.deps.target.timeouts.requestMs,
+    };
+  }
+
+  private async one(method: string, path: string, credential: string, body: unknown, headers: Record<string, string>, label: string, checkSchema = true): Promise<Answer> {
+    const req = await this.request(method, path, credential, body, headers);
+    let res: HttpResponse;
+    try {
+      res = await this.deps.transport.send(req, label);
+    } catch (e) {
+      throw this.noAnswer(label, req, e);
+    }
+    return checkSchema ? this.answer(req, res, label) : { status: res.status, text: res.bodyText, json: res.json };
+  }
+
+  /** Requests released together from the race barrier (warmed connections), or sent at once when the transport has none. */
+  private async together(items: ReadonlyArray<{ path: string; method?: string; body: unknown; headers: Record<string, string> }>, warmPath: string, label: string): Promise<Answer[]> {
+    const reqs = await Promise.all(items.map((it) => this.request(it.method ?? 'POST', it.path, 'primary', it.body, it.headers)));
+    const race = this.deps.transport.race?.bind(this.deps.transport);
+    if (!race) {
+      const settled = await Promise.all(reqs.map((r) => this.deps.transport.send(r, label).then((res) => ({ res }), (error: unknown) => ({ error }))));
+      return settled.map((s, i) => ('res' in s ? this.answer(reqs[i] as HttpRequest, s.res, label) : (() => { throw this.noAnswer(label, reqs[i] as HttpRequest, s.error); })()));
+    }
+    // Each lane's warm-up is a harmless read of the resource the race is about.
+    const warm = await this.request('GET', warmPath, 'primary', undefined, {});
+    const settled = await race(reqs.map((request) => ({ warm, request })), label);
+    return settled.map((s, i) => {
+      if (!s.response) throw this.noAnswer(label, reqs[i] as HttpRequest, s.error);
+      return this.answer(reqs[i] as HttpRequest, s.response, label);
+    });
+  }
+
+  private answer(req: HttpRequest, res: HttpResponse, label: string): Answer {
+    const path = new URL(req.url).pathname.slice(new URL(this.base).pathname.replace(/\/+$/, '').length) || '/';
+    const schema = checkSchema({
+      response: { method: req.method, url: req.url, status: res.status, headers: res.headers, body: res.json ?? res.bodyText, text: res.bodyText, ...(res.jsonError !== undefined ? { json_error: res.jsonError } : {}) },
+      registry: this.deps.schemas,
+      mode: 'auto',
+      base: 'api',
+      pathname: path,
+      redact: this.redact,
+    });
+    const problem = schema && !schema.passed ? { clause: path.startsWith('/event/checkpoint/') ? 'RES-CHECKPOINT' as const : 'SCHEMA' as const, role: label, message: schema.message } : undefined;
+    return { status: res.status, text: res.bodyText, json: res.json, ...(problem ? { schema: problem } : {}) };
+  }
+
+  private noAnswer(label: string, req: HttpRequest, e: unknown): PropertyViolation {
+    const detail = this.redact(e instanceof Error ? e.message : String(e));
+    return new PropertyViolation({ clause: 'HARNESS', role: label, message: `${req.method} ${this.redact(req.url.slice(this.base.length))} got no HTTP response: ${detail}` });
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The stateful model property as one reusable unit (the Playwright spec and the self-tests both run it):
+ * decide whether it applies to the target (it writes: subscriptions, checkpoints, appended events), read the
+ * product once, then run random command sequences (commands.ts) against the model (state.ts) through the
+ * fast-check runner: bounded by numRuns, maxCommands and the time limit; a failure shrinks to the shortest
+ * sequence and is printed with seed, path and replayPath and the requests of that run.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { FtfError } from '../../../shared/errors.js';
+import type { Exchange } from '../../http/types.js';
+import type { ResolvedTarget } from '../../target/types.js';
+import type { EventsApi } from '../events-api.js';
+import type { RunLog } from '../run-log.js';
+import { formatRequestLines } from '../counterexample.js';
+import { checkProperty, withoutFrames, type PropertySettings } from '../runner.js';
+import { PropertyViolation, propertyFailure, type ModelClause, type PagingClause } from '../types.js';
+import type { ModelApi, Product } from './api.js';
+import { commandsArbitrary, setupRun, type Real } from './commands.js';
+
+/** Clauses the model property checks (annotated on the test, named in every violation). */
+export const MODEL_CLAUSES: ReadonlyArray<ModelClause | PagingClause> = [
+  'EP-SUBSCRIBE-IDEMPOTENCY-KEY', 'EP-SUBSCRIBE-REPLAY', 'EP-SUBSCRIBE-NEW-KEY', 'ERR-AMOUNT-MIN', 'ERR-INDICATION-UID',
+  'EP-CHECKPOINT-CREATE', 'EP-CHECKPOINT-CYCLE', 'EP-CHECKPOINT-CONFLICT', 'EP-CHECKPOINT-SCOPE', 'RES-CHECKPOINT',
+  'EP-EVENT-PAGING', 'EP-EVENT-FENCE', 'EP-EVENT-PAGE-LIMIT', 'EP-EVENT-TOTAL', 'EVS-ORDER',
+];
+
+/** Defaults: commands per run and requests released together (FTF_FC_COMMANDS overrides the first). */
+export const DEFAULT_MAX_COMMANDS = 25;
+export const MAX_TOGETHER = 6;
+
+export interface ModelPropertyOptions {
+  title: string;
+  settings: PropertySettings;
+  maxCommands: number;
+  /** FTF_FC_REPLAY_PATH: fast-check's replayPath of a printed counterexample. */
+  replayPath: string | undefined;
+  timeLimitMs: number;
+  command: string;
+  onFailure?: (text: string, exchanges: readonly Exchange[]) => Promise<void>;
+}
+
+export interface PreparedModelProperty {
+  skip: string | undefined;
+  run(): Promise<{ numRuns: number; numSkips: number; interrupted: boolean }>;
+}
+
+/** Why the property does not apply: it needs mutations allowed (profile + guard) and a primary indication. */
+export function modelSkipReason(target: ResolvedTarget): string | undefined {
+  if (!target.capabilities.has('mutation')) return 'the target does not allow mutations (allow_mutations / the production guard): the model property subscribes and writes checkpoints';
+  if (!target.indications.primary) return 'the profile names no primary indication (indications.primary): nothing to subscribe to';
+  if (!target.entities.allowed[0]) return 'the profile names no allowed entity';
+  return undefined;
+}
+
+export async function prepareModelProperty(api: ModelApi, events: EventsApi, log: RunLog, target: ResolvedTarget, opts: ModelPropertyOptions): Promise<PreparedModelProperty> {
+  const skip = modelSkipReason(target);
+  const bases = { baseUrl: target.baseUrl, authUrl: target.authUrl, controlUrl: target.controlUrl };
+  const can = { append: events.canAppend, second: Boolean(target.credentials.second) };
+  return {
+    skip,
+    run: async () => {
+      const exchanges = log.begin();
+      let product: Product;
+      try {
+        product = await api.product(target.indications.primary as string, target.entities.allowed[0] as string);
+      } catch (e) {
+        if (!(e instanceof PropertyViolation)) throw e;
+        // Before any sequence is generated: no seed to replay, but the requests that showed it.
+        throw withoutFrames(propertyFailure([`property "${opts.title}" failed while reading the indication: ${e.message}`,
+          '  requests (URLs relative to base_url):', ...formatRequestLines(exchanges, bases).map((l) => `  ${l}`)].join('\n'), e));
+      }
+      const prefix = `mb-${randomBytes(4).toString('hex')}`;
+      let n = 0;
+      return checkProperty({
+        title: opts.title,
+        arbitrary: commandsArbitrary({ maxCommands: opts.maxCommands, maxTogether: MAX_TOGETHER, replayPath: opts.replayPath }),
+        predicate: async (cmds) => {
+          const real: Real = { api, events, target, product, name: `${prefix}-${++n}`, unknownUid: randomUUID(), maxPages: target.timeouts.maxPages };
+          await fc.asyncModelRun(async () => ({ model: await setupRun(real, can), real }), cmds);
+        },
+        settings: opts.settings,
+        log,
+        bases,
+        describe: (cmds) => String(cmds),
+        command: opts.command,
+        extraEnv: (cmds) => {
+          const m = /replayPath="([^"]+)"/.exec(String(cmds));
+          return m ? [`FTF_FC_REPLAY_PATH=${m[1] as string}`] : [];
+        },
+        timeLimitMs: opts.timeLimitMs,
+        ...(opts.onFailure ? { onFailure: opts.onFailure } : {}),
+      });
+    },
+  };
+}
+
+export interface ModelSettings {
+  maxCommands: number;
+  replayPath: string | undefined;
+}
+
+/** FTF_FC_COMMANDS (commands per run) and FTF_FC_REPLAY_PATH (from a printed counterexample); pure: pass process.env. */
+export function modelSettings(env: Record<string, string | undefined>): ModelSettings {
+  const raw = env.FTF_FC_COMMANDS?.trim();
+  if (raw && (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000)) {
+    throw new FtfError('FTF_E_PROPERTY_SETTINGS', `FTF_FC_COMMANDS must be an integer from 1 to 1000, got "${raw}"`, { hint: 'unset FTF_FC_COMMANDS to use the default' });
+  }
+  const replayPath = env.FTF_FC_REPLAY_PATH?.trim();
+  if (replayPath && !/^[A-Za-z0-9+/=:_-]+$/.test(replayPath)) {
+    throw new FtfError('FTF_E_PROPERTY_SETTINGS', `FTF_FC_REPLAY_PATH must be the replayPath printed with a counterexample, got "${replayPath}"`);
+  }
+  return { maxCommands: raw ? Number(raw) : DEFAULT_MAX_COMMANDS, replayPath: replayPath || undefined };
+}
