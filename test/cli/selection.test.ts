@@ -47,7 +47,8 @@ test('selection: grep on "id: title @tags", tag includes the family, shards spli
   // A broken file is found by the id it still carries, or by its path.
   assert.deepEqual(pick({ grep: '^fam\\.broken:' }), [join(specs, 'fam/broken.yaml')]);
   assert.deepEqual(pick({ grep: 'fam/syntax\\.yaml' }), [join(specs, 'fam/syntax.yaml')]);
-  assert.deepEqual(pick({ tag: 'paging' }), PROPERTY_TESTS.map((p) => p.id).sort());
+  assert.deepEqual(pick({ tag: 'paging' }), PROPERTY_TESTS.filter((p) => p.tags.includes('@paging')).map((p) => p.id).sort());
+  assert.deepEqual(pick({ tag: 'properties' }), PROPERTY_TESTS.map((p) => p.id).sort());
   // Shards: disjoint, together the unsharded selection, sizes within one of each other.
   for (const n of [1, 2, 3, 4, 9, 12]) {
     const parts = Array.from({ length: n }, (_, i) => pick({ grep: 'demo|fam|paging', shard: `${i + 1}/${n}` }));
