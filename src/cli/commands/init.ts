@@ -37,7 +37,25 @@ const QUESTIONS: { key: keyof Answers; flag: string; ask: string; fallback?: (a:
 
 export const initCommand: Command = {
   summary: 'write a commented target profile for a new target (flags or interactive)',
-  usage: 'init [--base-url URL] [--auth-url URL] [--environment sandbox|production] [--client-id ID] [--secret-env VAR] [--name NAME] [--out FILE] [--discover]',
+  help: {
+    description: 'Writes a commented target profile (first line: the yaml-language-server schema modeline) with the primary client_credentials credential and commented-out sections for the rest, checked against schemas/target.schema.json before it is written. '
+      + 'Missing values are asked for when stdin is a terminal; otherwise a missing required flag exits 2 naming it. Never overwrites a file (exit 2).',
+    flags: [
+      { flag: '--base-url', value: 'URL', text: 'API base URL, ends in /api/v1 (required without a terminal)' },
+      { flag: '--auth-url', value: 'URL', text: 'environment root; the token endpoint is {auth_url}/oauth/token', default: 'base URL without /api/v1' },
+      { flag: '--environment', value: 'sandbox|production', text: 'the kind of target', default: 'sandbox' },
+      { flag: '--client-id', value: 'ID', text: 'client_credentials client id of the primary user (required without a terminal)' },
+      { flag: '--secret-env', value: 'VAR', text: 'NAME of the environment variable holding its client secret', default: 'FTF_PRIMARY_CLIENT_SECRET' },
+      { flag: '--name', value: 'NAME', text: 'a name for the target', default: 'the base URL\'s host' },
+      { flag: '--out', value: 'FILE', text: 'where to write the profile', default: 'target.yaml' },
+      { flag: '--discover', text: 'ask the target (secret in --secret-env) for the caller\'s entities and one indication per role' },
+    ],
+    env: [],
+    examples: [
+      { text: 'a sandbox profile without questions', command: 'ftf-conformance init --base-url https://sandbox.example.com/api/v1 --client-id my-client --out targets/sandbox.yaml' },
+      { text: 'fill entities and indication roles from the target', command: 'FTF_PRIMARY_CLIENT_SECRET=... ftf-conformance init --base-url https://sandbox.example.com/api/v1 --client-id my-client --discover' },
+    ],
+  },
   async run(argv) {
     const { values: v } = parse('init', argv, {
       'base-url': { type: 'string' }, 'auth-url': { type: 'string' }, environment: { type: 'string' },

@@ -8,7 +8,18 @@ import type { Command } from './types.js';
 
 export const listCommand: Command = {
   summary: 'list scenarios with clause ids, tags and needs (and which the target would skip)',
-  usage: 'list [--target FILE] [--grep RE] [--tag T] [--json]',
+  help: {
+    description: 'Each scenario with family, title, clause ids, tags, needs and, for the chosen profile, whether it would be skipped and why; broken scenario files are listed with every problem. '
+      + 'Starts nothing. Exit 0, 1 when a scenario file is broken, 2 when nothing matches.',
+    flags: [
+      { flag: '--target', value: 'FILE', text: 'say which scenarios this profile would skip', default: 'the embedded reference profile', env: 'FTF_TARGET' },
+      { flag: '--grep', value: 'RE', text: 'only scenarios whose title matches the regular expression' },
+      { flag: '--tag', value: 'T', text: 'only scenarios tagged @T' },
+      { flag: '--json', text: 'print JSON' },
+    ],
+    env: ['FTF_TARGET', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR'],
+    examples: [{ text: 'the checkpoint scenarios', command: 'ftf-conformance list --grep "^checkpoints\\."' }],
+  },
   async run(argv) {
     const { values: v } = parse('list', argv, { target: { type: 'string' }, grep: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } });
     regExpFlag('list', 'grep', v.grep);
