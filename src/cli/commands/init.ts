@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { FtfError } from '../../shared/errors.js';
+import { modeline } from '../../harness/yaml/modeline.js';
 import { parseYaml } from '../../harness/yaml/source.js';
 import { validateProfile } from '../../harness/target/validate.js';
 import { resolveTarget } from '../../harness/target/resolve.js';
@@ -89,11 +90,11 @@ export const initCommand: Command = {
     if (existsSync(out)) {
       throw new FtfError('FTF_E_INIT_EXISTS', `${out} already exists; init never overwrites a profile`, { hint: 'choose another --out FILE or delete the old one first' });
     }
-    let text = checked(profileTemplate(answers as Answers), out);
+    let text = checked(profileTemplate(answers as Answers, undefined, out), out);
     if (v.discover || discoverAsked) {
       const source = parseYaml(text, out);
       const found = await discover(resolveTarget({ file: out, raw: source.value as Profile['raw'], source }, { env: process.env }));
-      text = checked(profileTemplate(answers as Answers, found), out);
+      text = checked(profileTemplate(answers as Answers, found, out), out);
       console.log(`discovered ${found.entities.length} entit${found.entities.length === 1 ? 'y' : 'ies'}; indication roles: ${Object.entries(found.indications).map(([r, c]) => `${r}=${c}`).join(', ') || 'none'}`);
     }
     mkdirSync(dirname(out), { recursive: true });
@@ -134,8 +135,10 @@ indications:
 ${roles.map(([r, c]) => `  ${r}: ${yamlString(c)}`).join('\n')}`;
 }
 
-export function profileTemplate(a: Answers, found?: Discovered): string {
-  return `# ftf-conformance target profile, written by \`ftf-conformance init\`.
+/** The profile text; its first line is the schema modeline for an editor, relative to `out` (default: the working folder). */
+export function profileTemplate(a: Answers, found?: Discovered, out = resolve('target.yaml')): string {
+  return `${modeline(out, 'target')}
+# ftf-conformance target profile, written by \`ftf-conformance init\`.
 # Field reference: docs/target-profiles.md. Secrets are NEVER written here: the profile only names the
 # environment variables that hold them (*_env fields).
 name: ${yamlString(a.name)}
