@@ -4,7 +4,7 @@ import { FtfError } from '../shared/errors.js';
 
 export class UsageError extends FtfError {
   constructor(command: string, message: string) {
-    super('FTF_E_USAGE', `${command}: ${message}`, { hint: `see \`ftf-conformance help\` or docs/cli.md#${command}` });
+    super('FTF_E_USAGE', `${command}: ${message}`, { hint: `see \`ftf-conformance help ${command}\` or docs/cli.md#${command}` });
     this.name = 'UsageError';
   }
 }
