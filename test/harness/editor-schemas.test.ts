@@ -1,6 +1,6 @@
 /**
  * Issue 14 item 7 (editor support): every scenario, step group and profile carries its schema modeline; the
- * step-group schema; clause ids as a generated enum that is current; all problems of a file in one pass,
+ * step-group schema; clause ids as a generated enum that is current; schemas an editor can resolve; all problems of a file in one pass,
  * YAML errors where they start, unknown keys named at their place.
  */
 import assert from 'node:assert/strict';
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
+import { SCENARIO_SCHEMA_FILE, scenarioSchemaText, STEP_GROUP_SCHEMA_FILE, stepGroupSchemaText } from '../../src/harness/scenario/editor-schemas.js';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
-import { CLAUSE_IDS_SCHEMA_FILE, clauseIdsSchemaText } from '../../src/harness/spec/clause-ids-schema.js';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
 import { modeline, schemaKindOf, SCHEMA_FILES } from '../../src/harness/yaml/modeline.js';
 import type { FtfError } from '../../src/shared/errors.js';
@@ -46,25 +46,35 @@ describe('schema modelines', () => {
 });
 
 describe('schemas for editors', () => {
-  it('schemas/clause-ids.schema.json is current with clauses.yaml (else: npm run schemas:clauses)', () => {
+  it('the clause-id enum of scenario.schema.json and step-group.schema.json are current (else: npm run schemas:editor)', () => {
     const catalogue = loadClauseCatalogue();
-    assert.equal(readFileSync(CLAUSE_IDS_SCHEMA_FILE, 'utf8'), clauseIdsSchemaText(catalogue), 'stale: run `npm run schemas:clauses`');
-    const schema = JSON.parse(readFileSync(CLAUSE_IDS_SCHEMA_FILE, 'utf8')) as { enum: string[] };
-    assert.deepEqual(schema.enum, catalogue.clauses.map((c) => c.id));
+    const scenario = readFileSync(SCENARIO_SCHEMA_FILE, 'utf8');
+    assert.equal(scenario, scenarioSchemaText(scenario, catalogue), 'scenario.schema.json: clause ids stale, run `npm run schemas:editor`');
+    assert.equal(readFileSync(STEP_GROUP_SCHEMA_FILE, 'utf8'), stepGroupSchemaText(scenario), 'step-group.schema.json stale, run `npm run schemas:editor`');
+    const schema = JSON.parse(scenario) as { $defs: { clauseId: { enum: string[] } }; properties: { covers: { items: unknown } } };
+    assert.deepEqual(schema.$defs.clauseId.enum, catalogue.clauses.map((c) => c.id));
+    assert.deepEqual(schema.properties.covers.items, { $ref: '#/$defs/clauseId' });
   });
 
-  it('the generated text follows the catalogue (a new clause id makes the file stale)', () => {
+  it('the generated text follows the catalogue and the scenario schema (a new clause id or step field makes them stale)', () => {
     const catalogue = loadClauseCatalogue();
+    const scenario = readFileSync(SCENARIO_SCHEMA_FILE, 'utf8');
     const more = { clauses: [...catalogue.clauses, { ...catalogue.clauses[0]!, id: 'ERR-NEW-CLAUSE' }] };
-    assert.notEqual(clauseIdsSchemaText(more), readFileSync(CLAUSE_IDS_SCHEMA_FILE, 'utf8'));
-    assert.match(clauseIdsSchemaText(more), /"ERR-NEW-CLAUSE"/);
+    assert.notEqual(scenarioSchemaText(scenario, more), scenario);
+    assert.match(scenarioSchemaText(scenario, more), /"ERR-NEW-CLAUSE"/);
+    const edited = JSON.parse(scenario) as { $defs: { stepGroup: { properties: Record<string, unknown> } } };
+    edited.$defs.stepGroup.properties.extra = { type: 'string' };
+    assert.notEqual(stepGroupSchemaText(JSON.stringify(edited)), readFileSync(STEP_GROUP_SCHEMA_FILE, 'utf8'));
   });
 
-  it('the scenario schema takes covers items from the enum; the step-group schema is the stepGroup definition', () => {
-    const scenario = JSON.parse(readFileSync(SCHEMA_FILES.scenario, 'utf8')) as { properties: { covers: { items: unknown } } };
-    assert.deepEqual(scenario.properties.covers.items, { $ref: 'clause-ids.schema.json' });
-    const group = JSON.parse(readFileSync(SCHEMA_FILES.stepGroup, 'utf8')) as { $ref: string; $id: string };
-    assert.equal(group.$ref, 'scenario.schema.json#/$defs/stepGroup');
+  it('both schemas are self-contained (no $ref to another file: editors resolve those against the $id URL)', () => {
+    for (const file of [SCENARIO_SCHEMA_FILE, STEP_GROUP_SCHEMA_FILE]) {
+      const refs = [...readFileSync(file, 'utf8').matchAll(/"\$ref": "([^"]*)"/g)].map((m) => m[1]!);
+      assert.ok(refs.length > 0);
+      assert.deepEqual(refs.filter((r) => !r.startsWith('#')), [], file);
+    }
+    const group = JSON.parse(readFileSync(STEP_GROUP_SCHEMA_FILE, 'utf8')) as { $ref: string; $id: string };
+    assert.equal(group.$ref, '#/$defs/stepGroup');
     assert.equal(group.$id, 'https://ftf-conformance.dev/schemas/step-group.schema.json');
   });
 });

@@ -1,24 +1,21 @@
 /**
  * Structural validation of scenario and step-group files against schemas/scenario.schema.json and
- * schemas/step-group.schema.json (which refers to the former's #/$defs/stepGroup), compiled once per process
- * into the harness's one Ajv instance (schemas/ajv.ts). The scenario schema's `covers` items refer to the
- * generated schemas/clause-ids.schema.json (an enum for editors); the loader checks clause ids against the
- * catalogue itself (FTF_SPEC_DIR aware, with a better message), so the enum's errors are dropped here.
+ * schemas/step-group.schema.json (generated from the former, editor-schemas.ts), compiled once per process
+ * into the harness's one Ajv instance (schemas/ajv.ts). The scenario schema's `covers` items are the generated
+ * clause-id enum (for editors); the loader checks clause ids against the catalogue itself (FTF_SPEC_DIR
+ * aware, with a better message), so the enum's errors are dropped here.
  * ajv errors are data; this module turns the relevant ones into located, readable FtfErrors.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { fileValidator } from '../schemas/ajv.js';
 import type { FtfError } from '../../shared/errors.js';
-import { REPO_ROOT } from '../repo-root.js';
-import { CLAUSE_IDS_SCHEMA_FILE } from '../spec/clause-ids-schema.js';
+import { SCENARIO_SCHEMA_FILE, STEP_GROUP_SCHEMA_FILE } from './editor-schemas.js';
 import type { PathSegment, YamlSource } from '../yaml/source.js';
 import { scenarioError } from './errors.js';
 import { STEP_KINDS } from './types.js';
 
-export const SCENARIO_SCHEMA_FILE = join(REPO_ROOT, 'schemas/scenario.schema.json');
-export const STEP_GROUP_SCHEMA_FILE = join(REPO_ROOT, 'schemas/step-group.schema.json');
+export { SCENARIO_SCHEMA_FILE, STEP_GROUP_SCHEMA_FILE };
 
 type SchemaNode = { properties?: object; allOf?: SchemaNode[]; $ref?: string };
 
@@ -27,10 +24,7 @@ let compiled: { scenario: ValidateFunction; group: ValidateFunction; root: { $de
 function validators(): { scenario: ValidateFunction; group: ValidateFunction; root: { $defs: Record<string, SchemaNode> } } {
   if (!compiled) {
     const root = JSON.parse(readFileSync(SCENARIO_SCHEMA_FILE, 'utf8')) as { $defs: Record<string, SchemaNode> };
-    // Referenced schemas first: ajv resolves `$ref`s when a schema compiles.
-    fileValidator(CLAUSE_IDS_SCHEMA_FILE);
-    const scenario = fileValidator(SCENARIO_SCHEMA_FILE);
-    compiled = { scenario, group: fileValidator(STEP_GROUP_SCHEMA_FILE), root };
+    compiled = { scenario: fileValidator(SCENARIO_SCHEMA_FILE), group: fileValidator(STEP_GROUP_SCHEMA_FILE), root };
   }
   return compiled;
 }
