@@ -14,7 +14,7 @@ export { FORWARDED_SIGNALS, onSignal } from './process-group.js';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === '--version' || name === '-V' || name === 'version') {
+  if (name === '--version' || name === '-V') {
     console.log(versionText());
     return EXIT.conformant;
   }

@@ -3,6 +3,7 @@
  * `--workers`, and docs/cli.md kept in step with the help (npm run docs:cli).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -80,13 +81,26 @@ describe('--version', () => {
   test('prints the package version and the sha256 of the spec and clauses.yaml', async () => {
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     const catalogue = loadClauseCatalogue();
-    for (const flag of ['--version', '-V', 'version']) {
+    for (const flag of ['--version', '-V']) {
       const r = await cli(flag);
       assert.equal(r.code, 0);
       assert.match(r.out, new RegExp(`^ftf-conformance ${pkg.version.replace(/\./g, '\\.')}\\n`));
       assert.ok(r.out.includes(catalogue.specSha256) && r.out.includes(catalogue.clausesSha256), r.out);
     }
   });
+});
+
+test('through the bin: --version exits 0, help run prints the flags, run --workers 0 exits 2', () => {
+  const bin = (...args: string[]) => spawnSync(process.execPath, [join(REPO_ROOT, 'bin/ftf-conformance.mjs'), ...args], { encoding: 'utf8', env: { ...process.env } });
+  const version = bin('--version');
+  assert.equal(version.status, 0, version.stderr);
+  assert.match(version.stdout, /^ftf-conformance \d+\.\d+\.\d+\n/);
+  const help = bin('help', 'run');
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /--workers N {2,}Playwright workers/);
+  const bad = bin('run', '--workers', '0');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /FTF_E_USAGE: run: --workers must be an integer from 1 to 99 \(got '0'\)/);
 });
 
 describe('--workers N (run, certify, selftest)', () => {
