@@ -2,7 +2,7 @@
  * Thin Playwright entry: loads every YAML scenario under specs/ and declares one test per scenario (tags:
  * @family + tags; one `clause` annotation per covered clause; Allure epic/feature/story). A broken scenario
  * file becomes a failing test carrying the loader's message, so the other scenarios still run. Only what the
- * selection (FTF_SELECT_* from `run --grep/--tag/--shard`, scenario/selection.ts) picks is declared.
+ * selection (FTF_SELECT_GREP/TAG/SHARD from `run --grep/--tag/--shard`, scenario/selection.ts) picks is declared.
  */
 import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

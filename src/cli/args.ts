@@ -4,7 +4,7 @@ import { FtfError } from '../shared/errors.js';
 
 export class UsageError extends FtfError {
   constructor(command: string, message: string) {
-    super('FTF_E_USAGE', `${command}: ${message}`, { hint: `see \`ftf-conformance help\` or docs/cli.md#${command}` });
+    super('FTF_E_USAGE', `${command}: ${message}`, { hint: `see \`ftf-conformance help ${command}\` or docs/cli.md#${command}` });
     this.name = 'UsageError';
   }
 }
@@ -35,6 +35,19 @@ export function regExpFlag(command: string, flag: string, value: string | undefi
   }
   return value;
 }
+
+/**
+ * --workers N for run, certify and selftest: Playwright workers, a whole number from 1 to 99. Returned as the
+ * FTF_WORKERS value playwright.config.ts reads; anything else exits 2 before anything starts.
+ */
+export function workersFlag(command: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!WORKERS.test(value)) throw new UsageError(command, `--workers must be an integer from 1 to 99 (got '${value}')`);
+  return value;
+}
+
+/** The one rule for a worker count (selftest's parsers use it too). */
+export const WORKERS = /^[1-9][0-9]?$/;
 
 /** Playwright's --shard i/n with 1 <= i <= n: checked here so a bad shard exits 2 before anything starts. */
 export function shardFlag(command: string, value: string | undefined): string | undefined {

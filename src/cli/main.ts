@@ -5,6 +5,8 @@
  */
 import { commands } from './commands/index.js';
 import { describeError, EXIT, exitCodeForError } from './errors.js';
+import { renderHelp, renderOverview } from './help.js';
+import { versionText } from './version.js';
 
 export { EXIT };
 /** For the bin's signal handlers. */
@@ -12,19 +14,20 @@ export { FORWARDED_SIGNALS, onSignal } from './process-group.js';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V') {
+    console.log(versionText());
+    return EXIT.conformant;
+  }
+  if (name === 'help' && rest[0] !== undefined) return helpFor(rest[0]);
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    printHelp();
+    console.log(renderOverview(commands));
     return name ? EXIT.conformant : EXIT.cannotStart;
   }
   const command = commands[name];
-  if (!command) {
-    console.error(`ftf-conformance: unknown command '${name}'. Commands: ${Object.keys(commands).join(', ')}`);
-    return EXIT.cannotStart;
-  }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(`usage: ftf-conformance ${command.usage}\n\n${command.summary}`);
-    return EXIT.conformant;
-  }
+  if (!command) return unknownCommand(name);
+  // Only the command's own flags: after `--` the words belong to Playwright.
+  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (own.includes('--help') || own.includes('-h')) return helpFor(name);
   try {
     return await command.run(rest);
   } catch (error) {
@@ -33,8 +36,14 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-function printHelp(): void {
-  console.log('usage: ftf-conformance <command> [options]   (details: docs/cli.md)\n');
-  for (const [name, c] of Object.entries(commands)) console.log(`  ${name.padEnd(10)} ${c.summary}`);
-  console.log('\nexit codes: 0 conformant, 1 non-conformant, 2 nothing tested / could not start, 3 internal error');
+function helpFor(name: string): number {
+  const command = commands[name];
+  if (!command) return unknownCommand(name);
+  console.log(renderHelp(name, command));
+  return EXIT.conformant;
+}
+
+function unknownCommand(name: string): number {
+  console.error(`ftf-conformance: unknown command '${name}'. Commands: ${Object.keys(commands).join(', ')} (ftf-conformance help <command>)`);
+  return EXIT.cannotStart;
 }

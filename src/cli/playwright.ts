@@ -16,7 +16,7 @@ export interface PlaywrightSelection extends SelectionFlags {
 
 /**
  * `playwright test` plus the pass-through flags. --grep/--tag/--shard are not Playwright flags here: they
- * travel as FTF_SELECT_* (playwrightEnv) and the spec files declare only what scenario/selection.ts picks,
+ * travel as FTF_SELECT_GREP/TAG/SHARD (playwrightEnv) and the spec files declare only what scenario/selection.ts picks,
  * the same function `list`/`doctor`/`coverage` show.
  */
 export function playwrightArgs(sel: PlaywrightSelection): string[] {

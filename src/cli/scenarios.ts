@@ -9,6 +9,7 @@ import { readProfile } from '../harness/target/profile.js';
 import { resolveTarget } from '../harness/target/resolve.js';
 import type { Capability } from '../harness/target/types.js';
 import { regExpFlag, shardFlag } from './args.js';
+import type { FlagHelp } from './help.js';
 
 /**
  * The selection a run of these flags would declare (scenario/selection.ts, the same function the spec files
@@ -19,6 +20,13 @@ export function selectedCatalogue(flags: SelectionFlags = {}, dir = process.env.
 }
 
 /** The selection flags every catalogue command takes (checked: a bad pattern or shard exits 2). */
+/** Their help (docs/cli.md#selection): the same words in every command that takes them. */
+export const SELECTION_HELP: readonly FlagHelp[] = [
+  { flag: '--grep', value: 'RE', text: 'only what matches the regular expression in "<id>: <title> @<family> @<tags>"' },
+  { flag: '--tag', value: 'T', text: 'only what is tagged @T (the family counts as a tag; with --grep both must match)' },
+  { flag: '--shard', value: 'i/n', text: 'the i-th of n contiguous slices of the selection sorted by id, 1 <= i <= n' },
+];
+
 export const SELECTION_OPTIONS = { grep: { type: 'string' }, tag: { type: 'string' }, shard: { type: 'string' } } as const;
 
 export function selectionFlags(command: string, v: { grep?: string | undefined; tag?: string | undefined; shard?: string | undefined }): SelectionFlags {

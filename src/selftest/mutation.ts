@@ -8,6 +8,7 @@
  * 2 for bad flags. The library entry point is runMutationMatrix.
  */
 import { parseArgs } from 'node:util';
+import { WORKERS } from '../cli/args.js';
 import { runMutationMatrix, type MutationOptions } from './matrix.js';
 
 export { runMutationMatrix, type MutationOptions, type MutationResult } from './matrix.js';
@@ -37,7 +38,7 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
   if (values.subset !== undefined && values.subset !== 'ci' && values.subset !== 'all') {
     throw new MutationUsageError(`--subset must be ci or all (got "${values.subset}")`);
   }
-  if (values.workers !== undefined && !/^[1-9][0-9]?$/.test(values.workers)) {
+  if (values.workers !== undefined && !WORKERS.test(values.workers)) {
     throw new MutationUsageError(`--workers must be an integer from 1 to 99 (got "${values.workers}")`);
   }
   if (values.grep !== undefined) {

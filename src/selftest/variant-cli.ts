@@ -4,6 +4,7 @@
  * and persona. Exit 0 when the clean run and every variant run pass; 1 otherwise; 2 for bad flags.
  */
 import { parseArgs } from 'node:util';
+import { WORKERS } from '../cli/args.js';
 import { runVariantMatrix, type VariantMatrixOptions } from './variant-matrix.js';
 
 export const VARIANT_USAGE = 'usage: ftf-conformance selftest --variants [a,b,c] [--subset ci|all] [--workers N] [--write-docs]';
@@ -34,7 +35,7 @@ export function parseVariantArgs(argv: readonly string[]): VariantMatrixOptions 
   }
   if (values.help) throw new VariantUsageError('');
   if (values.subset !== undefined && values.subset !== 'ci' && values.subset !== 'all') throw new VariantUsageError(`--subset must be ci or all (got "${values.subset}")`);
-  if (values.workers !== undefined && !/^[1-9][0-9]?$/.test(values.workers)) throw new VariantUsageError(`--workers must be an integer from 1 to 99 (got "${values.workers}")`);
+  if (values.workers !== undefined && !WORKERS.test(values.workers)) throw new VariantUsageError(`--workers must be an integer from 1 to 99 (got "${values.workers}")`);
   const variants = (values.variants ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   return {
     ...(variants.length ? { variants } : {}),

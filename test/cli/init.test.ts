@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { after, test } from 'node:test';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { loadTargetProfile } from '../../src/harness/target/load.js';
 import { cli, scratch } from './helpers.js';
 
@@ -15,7 +16,11 @@ test('init writes a commented, loadable profile from flags and never overwrites'
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /export ACME_SECRET=/);
   const text = readFileSync(out, 'utf8');
-  assert.match(text, /^# ftf-conformance target profile/);
+  // First line: the schema modeline, relative to the file, so an editor validates the profile at once.
+  const [first, second] = text.split('\n');
+  assert.equal(first, `# yaml-language-server: $schema=${relative(dirname(out), join(REPO_ROOT, 'schemas/target.schema.json'))}`);
+  assert.ok(existsSync(resolve(dirname(out), first!.replace(/^.*\$schema=/, ''))), 'the modeline points at the schema');
+  assert.match(second ?? '', /^# ftf-conformance target profile/);
   assert.match(text, /client_secret_env: ACME_SECRET/);
   const target = loadTargetProfile(out, { env: { ACME_SECRET: 'x'.repeat(20) } });
   assert.equal(target.baseUrl, 'https://sandbox.acme.test/api/v1');

@@ -6,13 +6,33 @@ import { join } from 'node:path';
 import { writeCertificateBundle } from '../../harness/report/certificate-bundle.js';
 import { reportPaths } from '../../harness/report/paths.js';
 import { loadSigningKey } from '../../harness/report/signing.js';
-import { oneOf, parse } from '../args.js';
-import { runSuite } from './run.js';
+import { oneOf, parse, workersFlag } from '../args.js';
+import { runSuite, SUITE_ENV, SUITE_FLAGS, TARGET_FLAG } from './run.js';
 import type { Command } from './types.js';
 
 export const certifyCommand: Command = {
   summary: 'full run in certification mode; writes the signed certificate bundle (reports/certificate/)',
-  usage: 'certify [--target FILE] [--key FILE] [--har GLOB ...] [--waivers FILE] [--fail-on must|should] [--allow-mutations] [--evaluate-only]',
+  help: {
+    description: 'A full run (no --grep/--tag/--shard) in certification mode: waivers touching a must clause are ignored. '
+      + 'Writes reports/certificate/ (certificate.json signed with Ed25519, certificate.md, certificate.html, evidence/run.har) and scans every file of it for the run\'s secrets. '
+      + 'The signing key is loaded before the run. Exit codes as for run.',
+    flags: [
+      TARGET_FLAG,
+      { flag: '--key', value: 'FILE', text: 'Ed25519 private key, PKCS#8 PEM', default: 'a key pair generated once in .ftf/keys/', env: 'FTF_SIGNING_KEY_FILE' },
+      { flag: '--har', value: 'GLOB', text: 'HAR files attached as evidence', default: 'reports/har', repeatable: true },
+      SUITE_FLAGS.waivers,
+      SUITE_FLAGS.failOn,
+      SUITE_FLAGS.allowMutations,
+      SUITE_FLAGS.evaluateOnly,
+      SUITE_FLAGS.noReport,
+      SUITE_FLAGS.workers,
+    ],
+    env: [...SUITE_ENV, 'FTF_SIGNING_KEY_FILE'],
+    examples: [
+      { text: 'certify a vendor sandbox with your own key', command: 'ftf-conformance certify --target my-sandbox.yaml --key key.pem' },
+      { text: 'then check the bundle', command: 'ftf-conformance verify reports/certificate/certificate.json' },
+    ],
+  },
   async run(argv) {
     const { values: v } = parse('certify', argv, {
       target: { type: 'string' },
@@ -23,7 +43,9 @@ export const certifyCommand: Command = {
       'allow-mutations': { type: 'boolean' },
       'evaluate-only': { type: 'boolean' },
       'no-report': { type: 'boolean' },
+      workers: { type: 'string' },
     });
+    const workers = workersFlag('certify', v.workers);
     // Load the key before a long run: a bad --key must fail in seconds.
     const key = loadSigningKey(v.key ? { keyFile: v.key } : {});
     const suite = await runSuite('certify', {
@@ -35,6 +57,7 @@ export const certifyCommand: Command = {
       certification: true,
       evaluateOnly: v['evaluate-only'] ?? false,
       report: !(v['no-report'] ?? false),
+      ...(workers ? { workers } : {}),
     });
     try {
       const paths = reportPaths();

@@ -11,7 +11,7 @@ import { missingCapabilities } from '../../harness/target/capabilities.js';
 import type { Capability } from '../../harness/target/types.js';
 import { parse } from '../args.js';
 import type { SelectionFlags } from '../../harness/scenario/selection.js';
-import { profileCapabilities, selectedCatalogue, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
+import { profileCapabilities, selectedCatalogue, SELECTION_HELP, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
 import type { Command } from './types.js';
 
 export interface CoverageRow {
@@ -60,7 +60,22 @@ export function coverageMarkdown(rows: CoverageRow[], profileName: string): stri
 
 export const coverageCommand: Command = {
   summary: 'clause coverage table; exit 1 if a clause the profile could test is uncovered',
-  usage: 'coverage [--target FILE] [--grep RE] [--tag T] [--shard i/n] [--allow-mutations] [--markdown [FILE]] [--json]',
+  help: {
+    description: 'Every clause id of clauses.yaml with the scenarios covering it and a status: covered (a scenario runnable on this profile covers it), uncovered (with the reason), untestable (the clause needs a capability the profile lacks). '
+      + 'Starts nothing. Exit 1 when a clause the profile could test is uncovered, 0 otherwise.',
+    flags: [
+      { flag: '--target', value: 'FILE', text: 'judge runnability by this profile\'s capabilities', default: 'the embedded reference profile', env: 'FTF_TARGET' },
+      ...SELECTION_HELP,
+      { flag: '--allow-mutations', text: 'count mutating scenarios as runnable on a production profile that allows them' },
+      { flag: '--markdown', value: 'FILE', optionalValue: true, text: 'also write the table as Markdown', default: 'docs/coverage.md' },
+      { flag: '--json', text: 'print the rows as JSON' },
+    ],
+    env: ['FTF_TARGET', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR'],
+    examples: [
+      { text: 'refresh docs/coverage.md', command: 'ftf-conformance coverage --markdown' },
+      { text: 'what a production profile can test', command: 'ftf-conformance coverage --target fixtures/targets/production.example.yaml' },
+    ],
+  },
   async run(argv) {
     const { values: v, positionals } = parse(
       'coverage',

@@ -12,16 +12,25 @@ import { createUndiciTransport } from '../../harness/http/undici-transport.js';
 import { FtfError } from '../../shared/errors.js';
 import { parse } from '../args.js';
 import { isFiltered } from '../../harness/scenario/selection.js';
-import { selectedCatalogue, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
+import { selectedCatalogue, SELECTION_HELP, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
 import { checkCredentials, checkPaths, checkRoles, reportSkips, type Answer, type Level } from '../readiness.js';
 import { openTarget, reach } from '../target.js';
+import type { FlagHelp } from '../help.js';
 import type { Command } from './types.js';
 
 const MAX_SKEW_S = 60;
 
+const TARGET_FLAG_DOCTOR: FlagHelp = { flag: '--target', value: 'FILE', text: 'target profile', default: 'fixtures/targets/reference.yaml, the embedded reference server', env: 'FTF_TARGET' };
+
 export const doctorCommand: Command = {
   summary: 'preflight a target: reachability, token, health, clock skew, capabilities and skipped scenarios',
-  usage: 'doctor [--target FILE] [--grep RE] [--tag T] [--shard i/n]',
+  help: {
+    description: 'One line per check (OK/WARN/FAIL/INFO): profile valid, base_url and auth_url reachable, token exchange for the primary credential, health check, readiness of every declared path, indication role and entity, every other credential, clock skew, capabilities, and which scenarios will be skipped and why. '
+      + 'An embedded profile starts its server for the checks. Secrets are never printed. Exit 0 ready, 2 when a check failed.',
+    flags: [TARGET_FLAG_DOCTOR, ...SELECTION_HELP],
+    env: ['FTF_TARGET', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR', 'FTF_EMBEDDED_START_MS'],
+    examples: [{ text: 'preflight a new profile after exporting its secret', command: 'ftf-conformance doctor --target target.yaml' }],
+  },
   async run(argv) {
     const { values: v } = parse('doctor', argv, { target: { type: 'string' }, ...SELECTION_OPTIONS });
     const flags = selectionFlags('doctor', v);

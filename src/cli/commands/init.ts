@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { FtfError } from '../../shared/errors.js';
+import { modeline } from '../../harness/yaml/modeline.js';
 import { parseYaml } from '../../harness/yaml/source.js';
 import { validateProfile } from '../../harness/target/validate.js';
 import { resolveTarget } from '../../harness/target/resolve.js';
@@ -37,7 +38,25 @@ const QUESTIONS: { key: keyof Answers; flag: string; ask: string; fallback?: (a:
 
 export const initCommand: Command = {
   summary: 'write a commented target profile for a new target (flags or interactive)',
-  usage: 'init [--base-url URL] [--auth-url URL] [--environment sandbox|production] [--client-id ID] [--secret-env VAR] [--name NAME] [--out FILE] [--discover]',
+  help: {
+    description: 'Writes a commented target profile (first line: the yaml-language-server schema modeline) with the primary client_credentials credential and commented-out sections for the rest, checked against schemas/target.schema.json before it is written. '
+      + 'Missing values are asked for when stdin is a terminal; otherwise a missing required flag exits 2 naming it. Never overwrites a file (exit 2).',
+    flags: [
+      { flag: '--base-url', value: 'URL', text: 'API base URL, ends in /api/v1 (required without a terminal)' },
+      { flag: '--auth-url', value: 'URL', text: 'environment root; the token endpoint is {auth_url}/oauth/token', default: 'base URL without /api/v1' },
+      { flag: '--environment', value: 'sandbox|production', text: 'the kind of target', default: 'sandbox' },
+      { flag: '--client-id', value: 'ID', text: 'client_credentials client id of the primary user (required without a terminal)' },
+      { flag: '--secret-env', value: 'VAR', text: 'NAME of the environment variable holding its client secret', default: 'FTF_PRIMARY_CLIENT_SECRET' },
+      { flag: '--name', value: 'NAME', text: 'a name for the target', default: 'the base URL\'s host' },
+      { flag: '--out', value: 'FILE', text: 'where to write the profile', default: 'target.yaml' },
+      { flag: '--discover', text: 'ask the target (secret in --secret-env) for the caller\'s entities and one indication per role' },
+    ],
+    env: [],
+    examples: [
+      { text: 'a sandbox profile without questions', command: 'ftf-conformance init --base-url https://sandbox.example.com/api/v1 --client-id my-client --out targets/sandbox.yaml' },
+      { text: 'fill entities and indication roles from the target', command: 'FTF_PRIMARY_CLIENT_SECRET=... ftf-conformance init --base-url https://sandbox.example.com/api/v1 --client-id my-client --discover' },
+    ],
+  },
   async run(argv) {
     const { values: v } = parse('init', argv, {
       'base-url': { type: 'string' }, 'auth-url': { type: 'string' }, environment: { type: 'string' },
@@ -71,11 +90,11 @@ export const initCommand: Command = {
     if (existsSync(out)) {
       throw new FtfError('FTF_E_INIT_EXISTS', `${out} already exists; init never overwrites a profile`, { hint: 'choose another --out FILE or delete the old one first' });
     }
-    let text = checked(profileTemplate(answers as Answers), out);
+    let text = checked(profileTemplate(answers as Answers, undefined, out), out);
     if (v.discover || discoverAsked) {
       const source = parseYaml(text, out);
       const found = await discover(resolveTarget({ file: out, raw: source.value as Profile['raw'], source }, { env: process.env }));
-      text = checked(profileTemplate(answers as Answers, found), out);
+      text = checked(profileTemplate(answers as Answers, found, out), out);
       console.log(`discovered ${found.entities.length} entit${found.entities.length === 1 ? 'y' : 'ies'}; indication roles: ${Object.entries(found.indications).map(([r, c]) => `${r}=${c}`).join(', ') || 'none'}`);
     }
     mkdirSync(dirname(out), { recursive: true });
@@ -116,8 +135,10 @@ indications:
 ${roles.map(([r, c]) => `  ${r}: ${yamlString(c)}`).join('\n')}`;
 }
 
-export function profileTemplate(a: Answers, found?: Discovered): string {
-  return `# ftf-conformance target profile, written by \`ftf-conformance init\`.
+/** The profile text; its first line is the schema modeline for an editor, relative to `out` (default: the working folder). */
+export function profileTemplate(a: Answers, found?: Discovered, out = resolve('target.yaml')): string {
+  return `${modeline(out, 'target')}
+# ftf-conformance target profile, written by \`ftf-conformance init\`.
 # Field reference: docs/target-profiles.md. Secrets are NEVER written here: the profile only names the
 # environment variables that hold them (*_env fields).
 name: ${yamlString(a.name)}

@@ -3,12 +3,22 @@ import { describeProblem } from '../../harness/scenario/load.js';
 import { missingCapabilities } from '../../harness/target/capabilities.js';
 import { FtfError } from '../../shared/errors.js';
 import { parse } from '../args.js';
-import { profileCapabilities, scenarioFile, selectedCatalogue, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
+import { profileCapabilities, scenarioFile, selectedCatalogue, SELECTION_HELP, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
 import type { Command } from './types.js';
 
 export const listCommand: Command = {
   summary: 'list scenarios with clause ids, tags and needs (and which the target would skip)',
-  usage: 'list [--target FILE] [--grep RE] [--tag T] [--shard i/n] [--json]',
+  help: {
+    description: 'Each scenario with family, title, clause ids, tags, needs and, for the chosen profile, whether it would be skipped and why; broken scenario files are listed with every problem. '
+      + 'Starts nothing. Exit 0, 1 when a scenario file is broken, 2 when nothing matches.',
+    flags: [
+      { flag: '--target', value: 'FILE', text: 'say which scenarios this profile would skip', default: 'the embedded reference profile', env: 'FTF_TARGET' },
+      ...SELECTION_HELP,
+      { flag: '--json', text: 'print JSON' },
+    ],
+    env: ['FTF_TARGET', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR'],
+    examples: [{ text: 'the checkpoint scenarios', command: 'ftf-conformance list --grep "^checkpoints\\."' }],
+  },
   async run(argv) {
     const { values: v } = parse('list', argv, { target: { type: 'string' }, ...SELECTION_OPTIONS, json: { type: 'boolean' } });
     const selected = selectedCatalogue(selectionFlags('list', v));

@@ -14,7 +14,7 @@ import { BLOB_DIR, checkShardSet, readShardManifest } from '../../harness/report
 import { FtfError } from '../../shared/errors.js';
 import { oneOf, parse, UsageError } from '../args.js';
 import { playwright } from '../playwright.js';
-import { runSuite } from './run.js';
+import { runSuite, SUITE_FLAGS, TARGET_FLAG } from './run.js';
 import type { Command } from './types.js';
 
 /** Reports written by a run or an earlier merge: cleared so nothing of them leaks into this verdict. */
@@ -22,7 +22,21 @@ const OUTPUTS = ['results.json', 'outcomes.json', 'junit.xml', 'verdicts.json', 
 
 export const mergeCommand: Command = {
   summary: 'merge the reports folders of `run --shard i/n` into one run and print its verdict (the gate)',
-  usage: 'merge [--target FILE] [--fail-on must|should] [--waivers FILE] [--no-report] SHARD_REPORTS_DIR...',
+  help: {
+    description: 'The gate of a sharded run. Takes the reports folders that `run --shard i/n` wrote (one per shard, each its own FTF_REPORTS_DIR), '
+      + 'replays their blob reports through playwright.config.ts (behind the redacting reporter, as in a run), gathers their HAR files and secret digests, '
+      + 'then evaluates like `run --evaluate-only`: waivers, verdicts.json, junit.xml, the summary and the Allure HTML. A missing, doubled or foreign shard '
+      + 'is a PROBLEM of the verdict. Exit 0 conformant, 1 non-conformant, 2 a folder is not a shard\'s reports folder, 3 internal error.',
+    flags: [
+      TARGET_FLAG,
+      SUITE_FLAGS.failOn,
+      SUITE_FLAGS.waivers,
+      SUITE_FLAGS.noReport,
+      { flag: 'SHARD_REPORTS_DIR', text: 'a reports folder written by `run --shard i/n`', positional: true, repeatable: true },
+    ],
+    env: ['FTF_TARGET', 'FTF_REPORTS_DIR', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR'],
+    examples: [{ text: 'the gate after two shard jobs', command: 'ftf-conformance merge shards/shard-1 shards/shard-2' }],
+  },
   async run(argv) {
     const { values: v, positionals } = parse(
       'merge',

@@ -13,7 +13,23 @@ import type { Command } from './types.js';
 
 export const referenceCommand: Command = {
   summary: 'start the reference server on its own (sandbox or production mode, optional fault and variants); stops on Ctrl-C',
-  usage: USAGE.replace(/^usage: ftf-conformance /, ''),
+  help: {
+    description: 'Starts the reference server on 127.0.0.1 and prints base_url, auth_url, control_url and the client ids; secrets are generated per start and printed only with --print-secrets. '
+      + 'Runs until SIGINT/SIGTERM/SIGHUP, then closes and exits 0; bad flags exit 2 before anything starts. Server choices: docs/reference-server.md.',
+    flags: [
+      { flag: '--port', value: 'N', text: 'port, 0 = any free port', default: '8080' },
+      { flag: '--mode', value: 'sandbox|production', text: 'production has no control API and refuses API keys', default: 'sandbox' },
+      { flag: '--seed', value: 'N', text: 'seed of the reference data' },
+      { flag: '--events', value: 'N', text: 'synthetic events to seed' },
+      { flag: '--token-lifetime', value: 'SECONDS', text: 'access token lifetime' },
+      { flag: '--fault', value: 'NAME', text: 'inject one named fault (docs/mutation.md)' },
+      { flag: '--variant', value: 'NAME', text: 'a conformant alternate choice (docs/variants.md)', repeatable: true },
+      { flag: '--persona', value: 'NAME', text: 'a named set of variants' },
+      { flag: '--print-secrets', text: 'print the generated secrets' },
+    ],
+    env: [],
+    examples: [{ text: 'a production-mode server on a free port', command: 'ftf-conformance reference --mode production --port 0' }],
+  },
   async run(argv) {
     let parsed;
     try {

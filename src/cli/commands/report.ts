@@ -5,7 +5,19 @@ import type { Command } from './types.js';
 
 export const reportCommand: Command = {
   summary: 'build the Allure HTML report (reports/allure-report) with history for trends; opens nothing',
-  usage: 'report [--results DIR] [--out DIR] [--history DIR] [--name NAME] [--multi-file]',
+  help: {
+    description: 'Builds the Allure HTML with the Allure 3 CLI (a devDependency) and appends to the history for trends; opens nothing. '
+      + 'Exit 0; 2 without results or without the allure CLI; 3 when allure generate fails.',
+    flags: [
+      { flag: '--results', value: 'DIR', text: 'Allure results to read', default: 'reports/allure-results' },
+      { flag: '--out', value: 'DIR', text: 'where the HTML goes', default: 'reports/allure-report' },
+      { flag: '--history', value: 'DIR', text: 'history folder kept between runs (history.jsonl, last 30 runs)', default: 'reports/allure-history' },
+      { flag: '--name', value: 'NAME', text: 'report title' },
+      { flag: '--multi-file', text: 'a folder of files instead of one self-contained index.html' },
+    ],
+    env: ['FTF_REPORTS_DIR', 'FTF_CLAUSE_URL'],
+    examples: [{ text: 'rebuild the HTML of the last run', command: 'ftf-conformance report' }],
+  },
   async run(argv) {
     const { values: v } = parse('report', argv, {
       results: { type: 'string' },

@@ -12,12 +12,14 @@ import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
 import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js';
 import { resolveTargetFile } from '../../harness/target/load.js';
-import { oneOf, parse, passthroughArgs, regExpFlag, shardFlag, UsageError } from '../args.js';
+import { oneOf, parse, passthroughArgs, regExpFlag, shardFlag, UsageError, workersFlag } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, type Evaluation } from '../pipeline.js';
 import { playwright, playwrightArgs, playwrightEnv, type PlaywrightSelection } from '../playwright.js';
 import { BLOB_DIR, writeShardManifest } from '../../harness/report/shards.js';
 import { isFiltered } from '../../harness/scenario/selection.js';
 import { openTarget, type OpenTarget } from '../target.js';
+import { SELECTION_HELP } from '../scenarios.js';
+import type { FlagHelp } from '../help.js';
 import type { Command } from './types.js';
 
 export const RUN_OPTIONS = {
@@ -30,7 +32,21 @@ export const RUN_OPTIONS = {
   'allow-mutations': { type: 'boolean' },
   'no-report': { type: 'boolean' },
   'evaluate-only': { type: 'boolean' },
+  workers: { type: 'string' },
 } as const;
+
+/** Flags run and certify share (help data; src/cli/help.ts renders it). */
+export const TARGET_FLAG: FlagHelp = { flag: '--target', value: 'FILE', text: 'target profile (docs/target-profiles.md)', default: 'fixtures/targets/reference.yaml, the embedded reference server', env: 'FTF_TARGET' };
+export const SUITE_FLAGS: Record<'failOn' | 'waivers' | 'allowMutations' | 'noReport' | 'evaluateOnly' | 'workers', FlagHelp> = {
+  failOn: { flag: '--fail-on', value: 'must|should', text: '`should` makes should-level warnings fail the run', default: 'must' },
+  waivers: { flag: '--waivers', value: 'FILE', text: 'waivers file (see Waivers); a named file that does not exist exits 2', default: '<profile dir>/<profile basename>.waivers.yaml' },
+  allowMutations: { flag: '--allow-mutations', text: 'the second opt-in (with `allow_mutations: true` in the profile) for mutating a production target' },
+  noReport: { flag: '--no-report', text: 'do not build the Allure HTML (its environment and categories files are still written)' },
+  evaluateOnly: { flag: '--evaluate-only', text: 'run nothing: evaluate an existing reports/results.json (after `playwright merge-reports`)' },
+  workers: { flag: '--workers', value: 'N', text: 'Playwright workers, an integer from 1 to 99', default: '2', env: 'FTF_WORKERS' },
+};
+export const SUITE_ENV = ['FTF_TARGET', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'FTF_WORKERS', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR', 'FTF_REPORTS_DIR',
+  'FTF_KILL_GRACE_MS', 'FTF_EMBEDDED_START_MS', 'FTF_CLAUSE_URL', 'FTF_BLOB_REPORT', 'FTF_FC_RUNS', 'FTF_FC_SEED', 'FTF_FC_PATH', 'FTF_FC_END_ON_FAILURE'];
 
 export interface SuiteRun {
   open: OpenTarget;
@@ -52,6 +68,7 @@ export async function runSuite(
     certification: boolean;
     evaluateOnly: boolean;
     report: boolean;
+    workers?: string;
     /** `merge`: the merged shards' own filter state and problems (missing shards...). */
     filtered?: boolean;
     problems?: string[];
@@ -70,8 +87,8 @@ export async function runSuite(
       rmSync(paths.allureResults, { recursive: true, force: true });
       rmSync(join(paths.root, DIGESTS_FILE), { force: true });
       rmSync(join(paths.root, BLOB_DIR), { recursive: true, force: true });
-      // The selection travels to the spec files as FTF_SELECT_* (scenario/selection.ts); a shard writes a blob.
-      const env = { ...open.env, ...playwrightEnv(opts.selection), ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}) };
+      // The selection travels to the spec files as FTF_SELECT_GREP/TAG/SHARD (scenario/selection.ts); a shard writes a blob.
+      const env = { ...open.env, ...playwrightEnv(opts.selection), ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
       const status = await playwright.run(playwrightArgs(opts.selection), env);
       if (!existsSync(paths.playwrightJson)) {
         throw new FtfError('FTF_E_INTERNAL', `Playwright ended (exit ${status ?? 'killed'}) without writing ${paths.playwrightJson}`, {
@@ -118,12 +135,33 @@ export async function runSuite(
 
 export const runCommand: Command = {
   summary: 'run the conformance suite against a target (default: the embedded reference server)',
-  usage: 'run [--target FILE] [--grep RE] [--tag T] [--shard i/n] [--fail-on must|should] [--waivers FILE] [--allow-mutations] [--no-report] [--evaluate-only] [-- playwright args]',
+  help: {
+    description: 'Runs the YAML scenarios and the paging properties with Playwright, then prints the verdicts and writes reports/ (results.json, junit.xml, verdicts.json, outcomes.json, Allure results and HTML). '
+      + 'Flags, the profile and the waivers file are checked before any server or Playwright starts; then base_url and auth_url are probed. '
+      + 'Exit 0 conformant, 1 non-conformant, 2 nothing tested or could not start, 3 internal error.',
+    flags: [
+      TARGET_FLAG,
+      ...SELECTION_HELP,
+      SUITE_FLAGS.failOn,
+      SUITE_FLAGS.waivers,
+      SUITE_FLAGS.allowMutations,
+      SUITE_FLAGS.noReport,
+      SUITE_FLAGS.evaluateOnly,
+      SUITE_FLAGS.workers,
+      { flag: '--', value: 'PLAYWRIGHT ARGS', text: 'passed to `playwright test` unchanged, only: --retries N, --repeat-each N, --max-failures N, -x, --workers N/-j N, --project NAME, --grep RE/-g, --grep-invert RE/-G, --output DIR, --fail-on-flaky-tests, --forbid-only, --fully-parallel, --last-failed, --pass-with-no-tests, --quiet, --shuffle [SEED], --list, --no-deps; anything else exits 2' },
+    ],
+    env: SUITE_ENV,
+    examples: [
+      { text: 'the whole suite against the embedded reference server', command: 'ftf-conformance run' },
+      { text: 'the token scenarios against a vendor sandbox, one worker', command: 'ftf-conformance run --target my-sandbox.yaml --grep "^token\\." --workers 1' },
+    ],
+  },
   async run(argv) {
     const dash = argv.indexOf('--');
     const { values: v } = parse('run', dash >= 0 ? argv.slice(0, dash) : argv, RUN_OPTIONS);
     shardFlag('run', v.shard);
     regExpFlag('run', 'grep', v.grep);
+    const workers = workersFlag('run', v.workers);
     const extra = passthroughArgs('run', dash >= 0 ? argv.slice(dash + 1) : []);
     const suite = await runSuite('run', {
       ...(v.target ? { target: v.target } : {}),
@@ -134,6 +172,7 @@ export const runCommand: Command = {
       certification: false,
       evaluateOnly: v['evaluate-only'] ?? false,
       report: !(v['no-report'] ?? false),
+      ...(workers ? { workers } : {}),
     });
     await suite.open.close();
     return suite.exitCode;

@@ -8,6 +8,25 @@ import type { Command } from './types.js';
 
 export const selftestCommand: Command = {
   summary: 'prove the harness: catch every fault (mutation matrix), or pass every conformant variant (--variants)',
-  usage: `${USAGE.replace(/^usage: ftf-conformance /, '')}\n       ${VARIANT_USAGE.replace(/^usage: ftf-conformance /, '')}`,
+  help: {
+    synopsis: [USAGE.replace(/^usage: ftf-conformance /, ''), VARIANT_USAGE.replace(/^usage: ftf-conformance /, '')],
+    description: 'The fault matrix: the suite against the clean reference and against every injected fault (or the named ones, or the CI subset); prints fault -> failing scenarios -> verdict and writes reports/mutation.json (docs/mutation.md for the whole matrix or with --write-docs). '
+      + 'With --variants the variant matrix instead: every conformant variant must pass (reports/variants.json, docs/variants-matrix.md). '
+      + 'Exit 0 when the clean run has no failure and every fault is killed for the right reason (every variant passes), 1 otherwise, 2 for bad flags.',
+    flags: [
+      { flag: '--faults', value: 'a,b,c', text: 'only these faults (names: src/reference/faults.ts)' },
+      { flag: '--subset', value: 'ci|all', text: 'the fixed CI subset or every fault (variant)', default: 'all' },
+      { flag: '--grep', value: 'RE', text: 'only tests whose title matches, in every project of both passes (e.g. `^model: ` to show what the model property kills on its own); never rewrites docs/mutation.md' },
+      { flag: '--workers', value: 'N', text: 'Playwright workers, an integer from 1 to 99', default: 'the machine\'s cores' },
+      { flag: '--full', text: 'run every scenario against every fault instead of the targeted ones' },
+      { flag: '--write-docs', text: 'update docs/mutation.md (docs/variants-matrix.md) after a partial run too' },
+      { flag: '--variants', value: 'a,b,c', optionalValue: true, text: 'the variant matrix: these variants, or every variant and persona' },
+    ],
+    env: ['FTF_SPEC_DIR', 'FTF_EMBEDDED_START_MS'],
+    examples: [
+      { text: 'two faults, one worker', command: 'ftf-conformance selftest --faults expired-token-accepted,checkpoint-no-version-check --workers 1' },
+      { text: 'the CI subset of the variant matrix', command: 'ftf-conformance selftest --variants --subset ci' },
+    ],
+  },
   run: (argv) => (wantsVariants(argv) ? runVariantCli(argv) : runMutationCli(argv)),
 };

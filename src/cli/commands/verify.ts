@@ -7,7 +7,16 @@ import type { Command } from './types.js';
 
 export const verifyCommand: Command = {
   summary: 'verify a certificate.json (signature, canonical form, evidence hashes); exit 0 valid, 1 invalid',
-  usage: 'verify FILE [--public-key PEM_FILE]',
+  help: {
+    description: 'Checks that the file is the canonical serialisation, the Ed25519 signature, the evidence files next to it against their hashes and, with --public-key, the signer. '
+      + 'Exit 0 valid, 1 invalid, 2 for a missing file.',
+    flags: [
+      { flag: 'FILE', positional: true, text: 'the certificate.json' },
+      { flag: '--public-key', value: 'PEM_FILE', text: 'also require this signer\'s public key' },
+    ],
+    env: [],
+    examples: [{ text: 'check a bundle and its signer', command: 'ftf-conformance verify reports/certificate/certificate.json --public-key vendor.pub.pem' }],
+  },
   async run(argv) {
     const { values: v, positionals } = parse('verify', argv, { 'public-key': { type: 'string' } }, true);
     const file = positionals[0];

@@ -56,6 +56,9 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
     } catch (e) {
       errors.push(asFtfError(e, file));
     }
+    // All problems of a file in one pass: a file whose shape is wrong still gets its clause ids checked (the
+    // step semantics need a well-formed file and wait until the shape is right).
+    if (src && src.problems.length === 0 && errors.length > 0) checkCovers(src, clauses, errors);
     if (src && errors.length === 0) {
       const scenario = buildScenario(src, dirname(stepsDir), clauses, groupSet, errors);
       const prev = seen.get(scenario.id);
@@ -111,15 +114,10 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
   const doc = src.value as ScenarioDocument;
   const needs = new Set<Capability>(doc.needs ?? []);
   const levels: Array<'must' | 'should'> = [];
-  doc.covers.forEach((id, i) => {
-    const clause = clauses.get(id);
-    if (!clause) {
-      errors.push(scenarioError(`unknown clause id '${id}'`, src.locate(['covers', i]), `clause ids are listed in clauses.yaml (${clauses.size} known); check the spelling`));
-      return;
-    }
+  for (const clause of checkCovers(src, clauses, errors)) {
     clause.needs.forEach((n) => needs.add(n));
     levels.push(clause.level);
-  });
+  }
   const a: Analysis = { src, group: (n) => groups.info(n), groupNames: groups.names, errors };
   const scope = new Set<string>();
   analyzeVars(a, doc.vars, ['vars'], scope);
@@ -143,6 +141,20 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
     level: levels.length > 0 && levels.every((l) => l === 'should') ? 'should' : 'must',
     source: { file: source.file, line: 1, column: 1 },
   };
+}
+
+/** The clauses `covers` names; an unknown id is an error at its list item. Tolerates a malformed `covers`. */
+function checkCovers(src: YamlSource, clauses: Map<string, Clause>, errors: FtfError[]): Clause[] {
+  const covers = (src.value as { covers?: unknown } | null | undefined)?.covers;
+  if (!Array.isArray(covers)) return [];
+  const found: Clause[] = [];
+  covers.forEach((id, i) => {
+    if (typeof id !== 'string') return;
+    const clause = clauses.get(id);
+    if (clause) found.push(clause);
+    else errors.push(scenarioError(`unknown clause id '${id}'`, src.locate(['covers', i]), `clause ids are listed in clauses.yaml (${clauses.size} known); check the spelling`));
+  });
+  return found;
 }
 
 function locateSteps(src: YamlSource, steps: Step[], path: Array<string | number>, groups: GroupSet): LocatedStep[] {

@@ -1,19 +1,21 @@
 /**
- * Structural validation of scenario and step-group files against schemas/scenario.schema.json, compiled once
- * per process into the harness's one Ajv instance (schemas/ajv.ts).
+ * Structural validation of scenario and step-group files against schemas/scenario.schema.json and
+ * schemas/step-group.schema.json (generated from the former, editor-schemas.ts), compiled once per process
+ * into the harness's one Ajv instance (schemas/ajv.ts). The scenario schema's `covers` items are the generated
+ * clause-id enum (for editors); the loader checks clause ids against the catalogue itself (FTF_SPEC_DIR
+ * aware, with a better message), so the enum's errors are dropped here.
  * ajv errors are data; this module turns the relevant ones into located, readable FtfErrors.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { fileValidator } from '../schemas/ajv.js';
 import type { FtfError } from '../../shared/errors.js';
-import { REPO_ROOT } from '../repo-root.js';
+import { SCENARIO_SCHEMA_FILE, STEP_GROUP_SCHEMA_FILE } from './editor-schemas.js';
 import type { PathSegment, YamlSource } from '../yaml/source.js';
 import { scenarioError } from './errors.js';
 import { STEP_KINDS } from './types.js';
 
-export const SCENARIO_SCHEMA_FILE = join(REPO_ROOT, 'schemas/scenario.schema.json');
+export { SCENARIO_SCHEMA_FILE, STEP_GROUP_SCHEMA_FILE };
 
 type SchemaNode = { properties?: object; allOf?: SchemaNode[]; $ref?: string };
 
@@ -22,7 +24,7 @@ let compiled: { scenario: ValidateFunction; group: ValidateFunction; root: { $de
 function validators(): { scenario: ValidateFunction; group: ValidateFunction; root: { $defs: Record<string, SchemaNode> } } {
   if (!compiled) {
     const root = JSON.parse(readFileSync(SCENARIO_SCHEMA_FILE, 'utf8')) as { $defs: Record<string, SchemaNode> };
-    compiled = { scenario: fileValidator(SCENARIO_SCHEMA_FILE), group: fileValidator(SCENARIO_SCHEMA_FILE, '#/$defs/stepGroup'), root };
+    compiled = { scenario: fileValidator(SCENARIO_SCHEMA_FILE), group: fileValidator(STEP_GROUP_SCHEMA_FILE), root };
   }
   return compiled;
 }
@@ -45,7 +47,7 @@ const pathOf = (e: ErrorObject): PathSegment[] =>
 
 /** Keep the errors a reader needs: drop if/then noise and, for oneOf/anyOf, either the branch details or the summary. */
 function relevant(errors: ErrorObject[]): ErrorObject[] {
-  let list = errors.filter((e) => e.keyword !== 'if');
+  let list = errors.filter((e) => e.keyword !== 'if' && !isCoversEnum(e));
   // A step without exactly one kind key: that is the one thing to say about it.
   const badSteps = new Set(list.filter(isStepKindError).map((e) => e.instancePath));
   list = list.filter((e) => isStepKindError(e) || !badSteps.has(e.instancePath));
@@ -97,6 +99,11 @@ function describeAlternatives(e: ErrorObject): string {
   const alts = (e.schema as Array<{ type?: unknown; $ref?: string; required?: string[] }> | undefined) ?? [];
   const forms = alts.map((a) => (a.$ref ? a.$ref.split('/').pop() : a.required ? `{${a.required.join(', ')}}` : JSON.stringify(a.type ?? a)));
   return forms.length ? `allowed forms: ${forms.join(' | ')}` : 'see docs/scenario-format.md';
+}
+
+/** A clause id outside the generated enum: reported by the loader against the catalogue in use. */
+function isCoversEnum(e: ErrorObject): boolean {
+  return e.keyword === 'enum' && /^\/covers\/\d+$/.test(e.instancePath);
 }
 
 /** The oneOf of schemas/scenario.schema.json#/$defs/step: one `required: [kind]` branch per step kind. */

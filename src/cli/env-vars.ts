@@ -1,0 +1,47 @@
+/**
+ * Every FTF_* environment variable the harness reads, in one table: the per-command help lists the ones a
+ * command honours by name (help.ts), docs/cli.md's "Environment variables" table is generated from it, and
+ * test/cli/help.test.ts fails when the code reads a variable this table does not describe.
+ */
+export interface EnvVar {
+  name: string;
+  text: string;
+  /** Set by the CLI for its Playwright child (or by one harness process for another): not for users. */
+  internal?: boolean;
+}
+
+export const ENV_VARS: readonly EnvVar[] = [
+  { name: 'FTF_TARGET', text: 'profile file (same as `--target`)' },
+  { name: 'FTF_BASE_URL', text: "overrides the profile's `base_url`" },
+  { name: 'FTF_AUTH_URL', text: "overrides the profile's `auth_url`" },
+  { name: 'FTF_CONTROL_URL', text: "overrides the profile's `control_url` (sandbox control API)" },
+  { name: 'FTF_WORKERS', text: 'Playwright workers of the suite (default 2; `--workers N` sets it)' },
+  { name: 'FTF_SPEC_DIR', text: 'folder with `ftf-interface-spec.md` and `clauses.yaml` (default `../shared/spec`)' },
+  { name: 'FTF_SPECS_DIR', text: 'scenario folder (default `specs/`)' },
+  { name: 'FTF_REPORTS_DIR', text: 'where reports are read and written (default `reports/`)' },
+  { name: 'FTF_SIGNING_KEY_FILE', text: 'Ed25519 private key (PKCS#8 PEM) for `certify` (same as `--key`)' },
+  { name: 'FTF_KILL_GRACE_MS', text: "how long Playwright's process group gets to stop after a signal before it is killed (default 10000)" },
+  { name: 'FTF_EMBEDDED_START_MS', text: 'start-up bound of an embedded reference server, in ms (positive integer)' },
+  { name: 'FTF_CLAUSE_URL', text: 'link template for clause ids in Allure, `{id}` replaced (default `clauses.yaml#{id}`)' },
+  { name: 'FTF_BLOB_REPORT', text: 'set: Playwright also writes a blob report (`reports/blob-report`) for `merge-reports` of sharded runs' },
+  { name: 'FTF_FC_RUNS', text: 'runs per fast-check paging property (integer >= 1)' },
+  { name: 'FTF_FC_SEED', text: 'fast-check seed (replay a counterexample; printed with a failure)' },
+  { name: 'FTF_FC_PATH', text: 'fast-check path of one counterexample, e.g. `3:0:1` (printed with a failure)' },
+  { name: 'FTF_FC_END_ON_FAILURE', text: '`1`: stop a property at its first failure without shrinking' },
+  { name: 'FTF_FC_COMMANDS', text: 'at most this many commands per run of the model property (integer >= 1)' },
+  { name: 'FTF_FC_REPLAY_PATH', text: "fast-check's replayPath of a model-property counterexample (printed with a failure)" },
+  { name: 'FTF_SELECT_GREP', text: 'the selection `--grep` of `run`, for the spec files (scenario/selection.ts)', internal: true },
+  { name: 'FTF_SELECT_TAG', text: 'the selection `--tag` of `run`, for the spec files', internal: true },
+  { name: 'FTF_SELECT_SHARD', text: 'the selection `--shard` of `run`, for the spec files', internal: true },
+  { name: 'FTF_ALLOW_MUTATIONS', text: '`1` when `--allow-mutations` was given', internal: true },
+  { name: 'FTF_CERTIFICATION', text: '`1` in a `certify` run', internal: true },
+  { name: 'FTF_REFERENCE_FAULT', text: 'the fault a `selftest` pass injects into the embedded reference', internal: true },
+  { name: 'FTF_REFERENCE_EVENTS', text: 'synthetic events the embedded reference is seeded with', internal: true },
+  { name: 'FTF_MUTATION_PLAN', text: 'the JSON plan file of a `selftest` pass', internal: true },
+];
+
+export function envVar(name: string): EnvVar {
+  const found = ENV_VARS.find((v) => v.name === name);
+  if (!found) throw new Error(`env-vars.ts does not describe ${name}`);
+  return found;
+}
