@@ -23,7 +23,7 @@ import { parse, stringify } from 'yaml';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { specDir } from '../../src/harness/spec/clauses.js';
 
-/** What a production install needs from the repository (package.json "files" would list the same). */
+/** What a production install of the repository needs (the installable package ships dist/ instead: docs/package.md). */
 const SHIPPED = ['bin', 'src', 'specs', 'schemas', 'fixtures', 'package.json', 'playwright.config.ts', 'tsconfig.json'];
 
 interface LockEntry {
