@@ -25,6 +25,9 @@ import { loadScenarioSuite } from './src/harness/scenario/load.js';
 import { PROPERTY_TESTS } from './src/harness/properties/catalogue.js';
 
 const ci = Boolean(process.env.CI);
+// '.ts' in the repository (Playwright transpiles), '.js' when this config runs compiled in the installed package
+// (dist/, scripts/build-package.mjs): the test files and reporters below are named with the same extension.
+const ext = import.meta.url.endsWith('.js') ? 'js' : 'ts';
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/paths.ts); self-tests use temp folders.
 const reports = (process.env.FTF_REPORTS_DIR ?? 'reports').replace(/\/+$/, '');
 
@@ -36,7 +39,7 @@ export const REFERENCE_PROJECTS: Project[] = [
 ];
 
 // The runner's own argv: the teardown phase ignores command-line filters, so they are folded in (shared-phases.ts).
-export const SHARED_TARGET_PROJECTS: Project[] = sharedTargetProjects(process.argv, fileURLToPath(new URL('specs/conformance.spec.ts', import.meta.url)));
+export const SHARED_TARGET_PROJECTS: Project[] = sharedTargetProjects(process.argv, fileURLToPath(new URL(`specs/conformance.spec.${ext}`, import.meta.url)));
 
 const shared = Boolean(process.env.FTF_TARGET?.trim());
 const projects: Project[] = shared ? SHARED_TARGET_PROJECTS : REFERENCE_PROJECTS;
@@ -60,7 +63,7 @@ const serial = shared
 
 export default defineConfig({
   testDir: 'specs',
-  testMatch: '**/*.spec.ts',
+  testMatch: `**/*.spec.${ext}`,
   fullyParallel: true,
   workers,
   timeout: testTimeoutMs(timeouts),
@@ -73,7 +76,7 @@ export default defineConfig({
   // No junit reporter: reports/junit.xml is written by the CLI from the verdicts (src/harness/report/junit.ts).
   reporter: [
     [
-      './src/harness/report/redacting-reporter.ts',
+      `./src/harness/report/redacting-reporter.${ext}`,
       {
         digestsFile: `${reports}/secret-digests.json`,
         reporters: [
@@ -81,7 +84,7 @@ export default defineConfig({
           ['html', { outputFolder: `${reports}/playwright-html`, open: 'never' }],
           ['json', { outputFile: `${reports}/results.json` }],
           // Every test's outcome record (src/harness/report/outcome.ts, the reader every report uses) as one file.
-          ['./src/harness/report/outcome-reporter.ts', { outputFile: `${reports}/outcomes.json` }],
+          [`./src/harness/report/outcome-reporter.${ext}`, { outputFile: `${reports}/outcomes.json` }],
           ['allure-playwright', { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
           // `run --shard` sets FTF_BLOB_REPORT: a redacted blob that `ftf-conformance merge` replays through this config.
           ...(process.env.FTF_BLOB_REPORT ? [['blob', { outputDir: `${reports}/blob-report` }] as ReporterDescription] : []),

@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// The `ftf-conformance` command. Loads the TypeScript CLI through tsx (a runtime dependency, so a production
-// install `npm ci --omit=dev` runs it and a clone needs no build step).
+// The `ftf-conformance` command. In the repository (the TypeScript sources are here) it loads the TypeScript CLI
+// through tsx (a runtime dependency, so a production install `npm ci --omit=dev` runs it and a clone needs no
+// build step; a dist/ left by `npm pack` is never used, so it cannot go stale). In the installed package (no
+// src/, only the compiled dist/ written by scripts/build-package.mjs) it loads the compiled JavaScript.
 // Exit codes are a contract with CI (docs/cli.md): a missing runtime piece is 2 and a crash 3, never Node's
 // default 1, which a CI gate would read as "non-conformant".
+import { existsSync } from 'node:fs';
+
 const CANNOT_START = 2;
 const INTERNAL = 3;
 
@@ -21,11 +25,18 @@ const crash = (error) => die(INTERNAL, `internal error: ${error instanceof Error
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
 
+const sources = new URL('../src/cli/main.ts', import.meta.url);
+const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
+
 let cli;
 try {
-  const { register } = await import('tsx/esm/api');
-  register();
-  cli = await import('../src/cli/main.ts');
+  if (existsSync(sources) || !existsSync(compiled)) {
+    const { register } = await import('tsx/esm/api');
+    register();
+    cli = await import(sources.href);
+  } else {
+    cli = await import(compiled.href);
+  }
 } catch (error) {
   const missing = missingModule(error);
   if (missing) die(CANNOT_START, `cannot start: '${missing}' is not installed. Run \`npm ci\` (or \`npm ci --omit=dev\`) in ${new URL('..', import.meta.url).pathname}`);

@@ -2,9 +2,9 @@
  * Runs the suite with Playwright (`playwright test`, in its own process group) in the repository; the configured list/line
  * reporter is the progress display. Swappable (`playwright.run = ...`) so CLI tests run without a browser.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { FtfError } from '../shared/errors.js';
+import { reportsDir } from '../harness/report/paths.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
 import { selectionEnv, type SelectionFlags } from '../harness/scenario/selection.js';
 import { InterruptedError, runInGroup } from './process-group.js';
@@ -28,15 +28,25 @@ export function playwrightEnv(sel: PlaywrightSelection): Record<string, string> 
   return { ...selectionEnv(sel), ...(sel.shard ? { FTF_BLOB_REPORT: '1' } : {}) };
 }
 
-/** Playwright's own CLI, run with this Node: no `npx` (which would fetch a missing package from the registry). */
-export const PLAYWRIGHT_CLI = join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+/**
+ * Playwright's own CLI, run with this Node: no `npx` (which would fetch a missing package from the registry).
+ * Resolved like an import, so it is found both in the repository's node_modules and hoisted beside an installed
+ * package (…/node_modules/ftf-conformance next to …/node_modules/@playwright/test).
+ */
+export function playwrightCli(): string {
+  try {
+    return createRequire(import.meta.url).resolve('@playwright/test/cli');
+  } catch {
+    throw new FtfError('FTF_E_RUNTIME_MISSING', '@playwright/test is not installed (its cli.js cannot be resolved)', { hint: 'run `npm ci` (or `npm ci --omit=dev`) in the harness folder' });
+  }
+}
 
 export const playwright = {
   async run(args: string[], env: Record<string, string>): Promise<number | null> {
-    if (!existsSync(PLAYWRIGHT_CLI)) {
-      throw new FtfError('FTF_E_RUNTIME_MISSING', `@playwright/test is not installed (${PLAYWRIGHT_CLI} is missing)`, { hint: 'run `npm ci` (or `npm ci --omit=dev`) in the harness folder' });
-    }
-    const r = await runInGroup(process.execPath, [PLAYWRIGHT_CLI, ...args.slice(1)], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
+    const cli = playwrightCli();
+    // The reports folder is decided here, once (paths.ts): the config reads FTF_REPORTS_DIR, and Playwright's working
+    // directory (the package root) is not where an installed package writes its reports.
+    const r = await runInGroup(process.execPath, [cli, ...args.slice(1)], { cwd: REPO_ROOT, env: { ...process.env, FTF_REPORTS_DIR: reportsDir(), ...env } });
     if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'Playwright and its workers were');
     return r.status;
   },

@@ -5,7 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { CATEGORIES } from './allure.js';
 import { reportPaths } from './paths.js';
@@ -52,7 +53,7 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
   };
   const configFile = join(historyDir, 'allurerc.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
-  const cli = join(REPO_ROOT, 'node_modules', 'allure', 'cli.js');
+  const cli = allureCli();
   // The Allure CLI is a devDependency: a production install (npm ci --omit=dev) has no HTML report, only the results.
   if (!existsSync(cli)) {
     throw new FtfError('FTF_E_ALLURE_MISSING', `the Allure CLI is not installed (${cli} is missing; it is a devDependency)`, {
@@ -82,4 +83,16 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
  */
 export function withoutAnalytics(html: string): string {
   return html.replace(/<script async src="https:\/\/www\.googletagmanager\.com\/[^"]*"><\/script>\s*<script>[^<]*?gtag\([^<]*?<\/script>/, '');
+}
+
+/**
+ * The Allure CLI's cli.js, found like an import (in the repository's node_modules, or hoisted beside an installed
+ * package); the package exports only its library entry (dist/index.js), so cli.js is two folders above it.
+ */
+function allureCli(): string {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
+  } catch {
+    return join(REPO_ROOT, 'node_modules', 'allure', 'cli.js');
+  }
 }

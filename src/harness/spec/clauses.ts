@@ -4,7 +4,7 @@
  * pin. The scenario loader checks `covers:` against it; reports, coverage and certificates group by it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { FtfError } from '../../shared/errors.js';
@@ -51,9 +51,15 @@ export function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Folder holding ftf-interface-spec.md and clauses.yaml: FTF_SPEC_DIR, else ../shared/spec next to the repository. */
-export function specDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.FTF_SPEC_DIR ? resolve(env.FTF_SPEC_DIR) : resolve(REPO_ROOT, '../shared/spec');
+/**
+ * Folder holding ftf-interface-spec.md and clauses.yaml: FTF_SPEC_DIR; else the package's own copy (`spec/` under
+ * the root: an installed package ships one, written at pack time by scripts/build-package.mjs); else
+ * ../shared/spec next to the repository.
+ */
+export function specDir(env: NodeJS.ProcessEnv = process.env, root = REPO_ROOT): string {
+  if (env.FTF_SPEC_DIR) return resolve(env.FTF_SPEC_DIR);
+  const own = resolve(root, 'spec');
+  return existsSync(join(own, 'clauses.yaml')) ? own : resolve(root, '../shared/spec');
 }
 
 // Scenario suites are loaded several times per process (workers, CLI commands); the files rarely change.
@@ -112,7 +118,7 @@ function readOrThrow(file: string): string {
   } catch (cause) {
     throw new FtfError('FTF_E_SPEC_MISSING', `cannot read ${file}`, {
       cause,
-      hint: 'set FTF_SPEC_DIR to the folder holding ftf-interface-spec.md and clauses.yaml (default ../shared/spec relative to the repository root)',
+      hint: 'set FTF_SPEC_DIR to the folder holding ftf-interface-spec.md and clauses.yaml (default: the package spec/ copy, else ../shared/spec relative to the repository root)',
       location: { file },
     });
   }
