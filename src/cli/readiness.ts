@@ -9,6 +9,7 @@
 import { checkSchema } from '../harness/checks/schema.js';
 import { getPointer } from '../harness/expressions/values.js';
 import { targetView } from '../harness/engine/target-view.js';
+import type { PropertyTest } from '../harness/properties/catalogue.js';
 import type { Scenario } from '../harness/scenario/types.js';
 import { missingRoles, missingRolesReason, scenarioRoles } from '../harness/scenario/roles.js';
 import { schemaRegistry } from '../harness/schemas/registry.js';
@@ -148,16 +149,21 @@ export async function checkCredentials(
 }
 
 /** Which scenarios will be skipped and why (missing capability or profile role); the rest will run. */
-export function reportSkips(target: ResolvedTarget, scenarios: readonly Scenario[], say: Say): void {
+export function reportSkips(target: ResolvedTarget, scenarios: readonly Scenario[], say: Say, properties: readonly PropertyTest[] = []): void {
   const view = targetView(target);
   const reasons = new Map<string, string[]>();
-  for (const s of scenarios) {
-    const caps = missingCapabilities(target, s.needs);
-    const roles = missingRoles(view, scenarioRoles(s));
+  // Scenarios and the property tests (their needs and roles are declared in properties/catalogue.ts).
+  const tests = [
+    ...scenarios.map((s) => ({ id: s.id, needs: s.needs, roles: scenarioRoles(s) })),
+    ...properties.map((p) => ({ id: p.id, needs: p.needs ?? [], roles: p.roles ?? [] })),
+  ];
+  for (const t of tests) {
+    const caps = missingCapabilities(target, t.needs);
+    const roles = missingRoles(view, t.roles);
     const reason = caps.length ? `missing ${caps.join(', ')}` : roles.length ? missingRolesReason(roles) : undefined;
-    if (reason) reasons.set(reason, [...(reasons.get(reason) ?? []), s.id]);
+    if (reason) reasons.set(reason, [...(reasons.get(reason) ?? []), t.id]);
   }
   const skipped = [...reasons.values()].flat().length;
-  say('info', `${scenarios.length - skipped} of ${scenarios.length} scenarios will run`);
+  say('info', `${tests.length - skipped} of ${tests.length} scenarios and property tests will run`);
   for (const [reason, ids] of reasons) say('info', `skipped (${reason}): ${ids.join(', ')}`);
 }

@@ -98,7 +98,7 @@ export const doctorCommand: Command = {
         say('warn', `scenarios not loaded: ${(e as Error).message}`);
       }
       if (suite) {
-        reportSkips(target, suite.scenarios, say);
+        reportSkips(target, suite.scenarios, say, suite.extras);
         if (isFiltered(flags)) say('info', `selected: ${[...suite.scenarios.map((s) => s.id), ...suite.extras.map((x) => x.id)].join(', ') || 'nothing'}`);
         for (const p of suite.problems) say('warn', `broken scenario file ${p.file} (the run reports it errored)`);
       }

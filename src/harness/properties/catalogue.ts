@@ -2,10 +2,16 @@
  * The property tests of specs/properties (ids, titles, tags): declared there, selected with the YAML
  * catalogue by scenario/selection.ts so `--grep/--tag/--shard` pick them the same way in every command.
  */
+import type { Capability } from '../target/types.js';
+
 export interface PropertyTest {
   id: string;
   title: string;
   tags: readonly string[];
+  /** Capabilities it cannot run without (as a scenario's `needs:`): missing -> skipped, and `doctor` says so. */
+  needs?: readonly Capability[];
+  /** Profile roles (`table.role`, as scenario/roles.ts derives them for scenarios) it cannot run without. */
+  roles?: readonly string[];
 }
 
 export const PROPERTY_TESTS: readonly PropertyTest[] = [
@@ -17,6 +23,8 @@ export const PROPERTY_TESTS: readonly PropertyTest[] = [
     id: 'properties.model-stateful',
     title: 'model: subscribes, checkpoint writes and event reads agree with the model of the spec',
     tags: ['@properties', '@model', '@mutation', '@exclusive'],
+    needs: ['mutation'],
+    roles: ['indications.primary', 'entities.allowed'],
   },
 ];
 

@@ -9,6 +9,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { FtfError } from '../../../shared/errors.js';
 import type { Exchange } from '../../http/types.js';
+import { propertyTest } from '../catalogue.js';
+import { missingCapabilities } from '../../target/capabilities.js';
+import { missingRoles, missingRolesReason } from '../../scenario/roles.js';
+import { targetView } from '../../engine/target-view.js';
 import type { ResolvedTarget } from '../../target/types.js';
 import type { EventsApi } from '../events-api.js';
 import type { RunLog } from '../run-log.js';
@@ -46,11 +50,13 @@ export interface PreparedModelProperty {
 }
 
 /** Why the property does not apply: it needs mutations allowed (profile + guard) and a primary indication. */
+/** The runner's own skip words for what the model property needs (its catalogue entry: needs and roles), as doctor announces them. */
 export function modelSkipReason(target: ResolvedTarget): string | undefined {
-  if (!target.capabilities.has('mutation')) return 'the target does not allow mutations (allow_mutations / the production guard): the model property subscribes and writes checkpoints';
-  if (!target.indications.primary) return 'the profile names no primary indication (indications.primary): nothing to subscribe to';
-  if (!target.entities.allowed[0]) return 'the profile names no allowed entity';
-  return undefined;
+  const entry = propertyTest('properties.model-stateful');
+  const caps = missingCapabilities(target, entry.needs ?? []);
+  if (caps.length) return `needs ${caps.join(', ')}: the target profile does not declare ${caps.length > 1 ? 'them' : 'it'}`;
+  const roles = missingRoles(targetView(target), entry.roles ?? []);
+  return roles.length ? missingRolesReason(roles) : undefined;
 }
 
 export async function prepareModelProperty(api: ModelApi, events: EventsApi, log: RunLog, target: ResolvedTarget, opts: ModelPropertyOptions): Promise<PreparedModelProperty> {
