@@ -102,7 +102,7 @@ Besides plain breakages, the catalogue holds the deviations an independent imple
 honoured on the first page only (\`fence-first-page-only\`), a replay cache keyed without the user
 (\`idempotency-key-not-user-scoped\`), the allow-list checked on lists but not on a single holding
 (\`holding-read-skips-allow-list\`), a write deny-list that forgets DELETE (\`readonly-client-can-delete\`),
-a clock-skew leeway on token expiry (\`token-expiry-grace-30s\`), a "nothing to move" PATCH answered before
+a "clock-skew" leeway on token expiry far beyond any skew (\`token-expiry-grace-10min\`), a "nothing to move" PATCH answered before
 the version check (\`checkpoint-same-cursor-unversioned\`), a below-minimum amount treated as a schema
 failure (\`minimum-as-422\`), and today's date taken by calendar day alone after its cut-off
 (\`subscription-date-cutoff-not-checked\`, \`default-date-ignores-cutoff\`). Each has a probe in

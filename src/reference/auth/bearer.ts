@@ -54,7 +54,7 @@ function authenticatesUnknownRoutes(ctx: ReferenceContext, url: string): boolean
 export function accessTokenExpired(state: AuthState, record: AccessTokenRecord): boolean {
   if (state.ctx.faults.on('expired-token-accepted')) return false;
   // The fault adds a clock-skew leeway, as JWT libraries offer: 30 s past expires_in still pass.
-  const leewayMs = state.ctx.faults.on('token-expiry-grace-30s') ? 30_000 : 0;
+  const leewayMs = state.ctx.faults.on('token-expiry-grace-10min') ? 600_000 : 0;
   return state.now() >= record.expiresAt + leewayMs;
 }
 
