@@ -22,6 +22,7 @@ import { loadTargetProfile, REFERENCE_PROFILE } from '../../src/harness/target/l
 import { startReferenceServer } from '../../src/reference/server.js';
 import { createVariants, profileFor } from '../../src/reference/variants.js';
 import { FtfError } from '../../src/shared/errors.js';
+import { assertNoSecrets, knownSecrets } from './property-secrets.js';
 
 const transports: Array<{ dispose?: () => Promise<void> }> = [];
 after(async () => {
@@ -83,16 +84,12 @@ async function runModel(opts: { fault?: string; variants?: string[]; runs?: stri
       error = e;
     }
     const token = await auth.authorization('primary');
-    return { error, stats, secrets: [...Object.values(clients), ...Object.values(apiKeys), String(token).replace(/^Bearer /, '')].filter((s): s is string => typeof s === 'string') };
+    return { error, stats, secrets: knownSecrets(clients, apiKeys, token) };
   } finally {
     await server.close();
   }
 }
 
-function assertNoSecrets(text: string, secrets: string[]): void {
-  for (const s of secrets) assert.ok(!text.includes(s), 'a secret leaked into the counterexample');
-  assert.doesNotMatch(text, /Bearer [A-Za-z0-9]/);
-}
 
 describe('model property against the reference', () => {
   it('holds on the clean reference', async () => {

@@ -17,6 +17,7 @@ import { schemaRegistry } from '../../src/harness/schemas/registry.js';
 import { loadTargetProfile, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { FtfError } from '../../src/shared/errors.js';
+import { assertNoSecrets, knownSecrets } from './property-secrets.js';
 
 const transports: Array<{ dispose?: () => Promise<void> }> = [];
 after(async () => {
@@ -67,16 +68,12 @@ async function runAgainstReference(fence: 'event' | 'head', fault?: string, runs
       error = e;
     }
     const token = await auth.authorization('primary');
-    return { error, prepared, secrets: [...Object.values(clients), ...Object.values(apiKeys), String(token).replace(/^Bearer /, '')].filter((s): s is string => typeof s === 'string') };
+    return { error, prepared, secrets: knownSecrets(clients, apiKeys, token) };
   } finally {
     await server.close();
   }
 }
 
-function assertNoSecrets(text: string, secrets: string[]): void {
-  for (const s of secrets) assert.ok(!text.includes(s), 'a secret leaked into the counterexample');
-  assert.doesNotMatch(text, /Bearer [A-Za-z0-9]/);
-}
 
 describe('paging properties against the embedded reference', () => {
   it('hold on the correct server (event fences and head fences, with appends)', async () => {
