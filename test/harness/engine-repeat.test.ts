@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import type { HttpRequest } from '../../src/harness/http/types.js';
+import { createUndiciTransport } from '../../src/harness/http/undici-transport.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { MAX_REPEAT, MAX_REPEAT_KEPT } from '../../src/harness/scenario/types.js';
 import { schemaRegistry } from '../../src/harness/schemas/registry.js';
@@ -55,6 +57,9 @@ describe('engine: repeat', () => {
   it('sends times copies in order (the template sees i), checks every answer, and is one step with one summary', async () => {
     const before = stub.requests.length;
     const n = notes();
+    const inner = createUndiciTransport();
+    const labels: Array<string | undefined> = [];
+    const transport = { send: (req: HttpRequest, label?: string) => (labels.push(label), inner.send(req)) };
     const r = await run(scenarioFromYaml(scenario(`
   - repeat:
       times: 5
@@ -62,9 +67,11 @@ describe('engine: repeat', () => {
       expect: { status: 200, json: { id: '\${str(i)}' }, where: response.body.ok == true }
       capture: { last_id: /id }
   - expect: { json: { id: '4' } }
-  - fail_if: last_id != '4'`)), makeTarget(stub.url), { note: n.note });
+  - fail_if: last_id != '4'`)), makeTarget(stub.url), { note: n.note, transport }).finally(() => inner.dispose?.());
     assert.equal(r.error, undefined, r.error?.message);
     assert.deepEqual(stub.requests.slice(before).map((q) => q.url), ['/api/v1/thing/0', '/api/v1/thing/1', '/api/v1/thing/2', '/api/v1/thing/3', '/api/v1/thing/4']);
+    // Each exchange is recorded under the step title and its iteration, so the failing one is found in the report.
+    assert.deepEqual(labels, [1, 2, 3, 4, 5].map((k) => `repeat 5 × GET /thing/\${i} #${k}`));
     assert.deepEqual(r.titles, ["repeat 5 × GET /thing/${i}", 'expect last: json', "fail if last_id != '4'"]);
     // One result per check, not per iteration, each with the count.
     const own = r.checks.filter((c) => ['status', 'json', 'where'].includes(c.check) && /iteration/.test(c.message));
@@ -144,6 +151,13 @@ describe('engine: repeat', () => {
       request: { method: GET, path: '/thing/\${item}' }`, `vars: { things: ${JSON.stringify(Array.from({ length: MAX_REPEAT + 1 }, (_, i) => i))} }`)), makeTarget(stub.url));
     assert.equal((tooMany.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED', tooMany.error?.message);
     assert.match(tooMany.error?.message ?? '', new RegExp(`gave ${MAX_REPEAT + 1} elements; at most ${MAX_REPEAT} iterations per repeat step`));
+    const keptTooMany = await run(scenarioFromYaml(scenario(`
+  - repeat:
+      for_each: things
+      request: { method: GET, path: '/thing/\${item}' }
+      as: all`, `vars: { things: ${JSON.stringify(Array.from({ length: MAX_REPEAT_KEPT + 1 }, (_, i) => i))} }`)), makeTarget(stub.url));
+    assert.equal((keptTooMany.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED', keptTooMany.error?.message);
+    assert.match(keptTooMany.error?.message ?? '', new RegExp(`keeps its responses \\(as: all\\) for at most ${MAX_REPEAT_KEPT} iterations; this one has ${MAX_REPEAT_KEPT + 1}`));
   });
 
   it('refuses at load, naming file:line, a count over the maximum and `as` over the kept bound', () => {
@@ -179,9 +193,9 @@ describe('engine: repeat', () => {
   - repeat:
       times: 3
       request: { method: GET, path: /hang/x }
-      deadline_ms: 600000`)), makeTarget(stub.url, { requestMs: 2000, scenarioMs: 300 }));
+      deadline_ms: 600000`)), makeTarget(stub.url, { requestMs: 2000, scenarioMs: 1000 }));
     assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED', r.error?.message);
     assert.match(r.error?.message ?? '', /iteration 1 of 3/);
-    assert.match(r.error?.message ?? '', /deadline_ms 600000 ms, cut to the \d+ ms the scenario had left|the scenario bound \(timeouts\.scenario_ms 300 ms\) ran out/);
+    assert.match(r.error?.message ?? '', /deadline_ms 600000 ms, cut to the \d+ ms the scenario had left|the scenario bound \(timeouts\.scenario_ms 1000 ms\) ran out/);
   });
 });

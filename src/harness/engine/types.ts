@@ -70,6 +70,8 @@ export interface SendOptions {
   query?: Record<string, string>;
   /** Update `last` (default true). */
   setLast?: boolean;
+  /** The recorded exchange's label (attachment name, HAR comment); default the step title. */
+  label?: string;
 }
 
 export interface StepContext {

@@ -60,7 +60,7 @@ export const repeatStep: StepHandler<RepeatStep> = {
       };
       if (left <= 0) await stop(bound.outOfTime(where));
       try {
-        const sent = await ctx.send(r.request, { extra, assertSchema: false, ...(Number.isFinite(left) ? { maxTimeoutMs: left } : {}) });
+        const sent = await ctx.send(r.request, { extra, assertSchema: false, label: `${ctx.title} #${i + 1}`, ...(Number.isFinite(left) ? { maxTimeoutMs: left } : {}) });
         response = sent.response;
         auto = [...(sent.schema ? [sent.schema] : []), ...sent.rules];
       } catch (e) {
