@@ -10,6 +10,7 @@ import { createUndiciTransport } from '../../src/harness/http/undici-transport.j
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { MAX_REPEAT, MAX_REPEAT_KEPT } from '../../src/harness/scenario/types.js';
 import { schemaRegistry } from '../../src/harness/schemas/registry.js';
+import { isolationOf } from '../../src/harness/scenario/isolation.js';
 import { fakeSchemas, json, makeTarget, run, scenarioFromYaml, startStub, type Stub } from './engine-helpers.js';
 
 let stub: Stub;
@@ -197,5 +198,13 @@ describe('engine: repeat', () => {
     assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED', r.error?.message);
     assert.match(r.error?.message ?? '', /iteration 1 of 3/);
     assert.match(r.error?.message ?? '', /deadline_ms 600000 ms, cut to the \d+ ms the scenario had left|the scenario bound \(timeouts\.scenario_ms 1000 ms\) ran out/);
+  });
+
+  it("a repeated request counts for the scenario's isolation like a written one (a clock request makes it exclusive)", () => {
+    const s = scenarioFromYaml(scenario(`
+  - repeat:
+      times: 2
+      request: { method: POST, base: control, path: /clock/advance, json: { minutes: 1 } }`));
+    assert.deepEqual(isolationOf(s).reasons, ['moves the sandbox clock']);
   });
 });
