@@ -179,22 +179,22 @@ describe('engine: repeat', () => {
     assert.equal(schema.$defs.repeatStep.properties.repeat.properties.times.maximum, MAX_REPEAT);
   });
 
-  it("deadline_ms bounds the step: an iteration running into it fails naming the step and the iteration", async () => {
-    const r = await run(scenarioFromYaml(scenario(`
+  /** Three iterations of a request that never answers, with the given step and scenario bounds (R = 2000 ms). */
+  const hanging = (deadlineMs: number, scenarioMs: number) =>
+    run(scenarioFromYaml(scenario(`
   - repeat:
       times: 3
       request: { method: GET, path: /hang/x }
-      deadline_ms: 200`)), makeTarget(stub.url, { requestMs: 2000, scenarioMs: 10000 }));
+      deadline_ms: ${deadlineMs}`)), makeTarget(stub.url, { requestMs: 2000, scenarioMs }));
+
+  it('deadline_ms bounds the step: an iteration running into it fails naming the step and the iteration', async () => {
+    const r = await hanging(200, 10000);
     assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED', r.error?.message);
     assert.match(r.error?.message ?? '', /step "repeat 3 × GET \/hang\/x": its bound \(deadline_ms 200 ms\) ran out in iteration 1 of 3: GET .*\/hang\/x failed/);
   });
 
   it('a deadline_ms past the scenario bound is cut to it, and the iteration it stops in is named', async () => {
-    const r = await run(scenarioFromYaml(scenario(`
-  - repeat:
-      times: 3
-      request: { method: GET, path: /hang/x }
-      deadline_ms: 600000`)), makeTarget(stub.url, { requestMs: 2000, scenarioMs: 1000 }));
+    const r = await hanging(600000, 1000);
     assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED', r.error?.message);
     assert.match(r.error?.message ?? '', /iteration 1 of 3/);
     assert.match(r.error?.message ?? '', /deadline_ms 600000 ms, cut to the \d+ ms the scenario had left|the scenario bound \(timeouts\.scenario_ms 1000 ms\) ran out/);
