@@ -224,6 +224,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       runId: `w${testInfo.parallelIndex}-${randomBytes(4).toString('hex')}`,
       redact,
       onCheck: (r) => checks.push(r),
+      // A step's summary (repeat): one small text attachment of the running step, through the redacting reporter like every attachment.
+      note: (name, text) => testInfo.attach(`${name}.txt`, { body: text, contentType: 'text/plain' }),
       runStep: (title, fn, location) =>
         base.step(title, () => pointAtScenario(fn, title, location, redact), { ...(location ? { location } : {}) }),
     });

@@ -57,7 +57,8 @@ async function bare(c: Config): Promise<{ events: number; pages: number }> {
 async function engine(c: Config, timed: (fn: () => Promise<void>) => Promise<void>): Promise<{ events: number; pages: number }> {
   const target = resolveReference(c);
   const suite = loadScenarioSuite(process.env.FTF_BENCH_SCENARIOS ?? join(HERE, '..', 'scenarios'));
-  const scenario = suite.scenarios[0];
+  // bench/scenarios holds more than one scenario (get-holding-200.yaml): pick the traversal by id.
+  const scenario = suite.scenarios.find((s) => s.id === 'bench.traverse');
   if (!scenario) throw new Error(suite.problems.map(describeProblem).join('\n'));
   const redactor = new Redactor();
   let pages = 0;

@@ -107,7 +107,7 @@ class Runner {
         let sent: Awaited<ReturnType<typeof sendExchange>>;
         try {
           sent = await sendExchange(engine, spec, ctx.scope(opts.extra), {
-            label: title,
+            label: opts.label ?? title,
             at: location,
             maxTimeoutMs: Math.min(own, left),
             ...(opts.query ? { query: opts.query } : {}),

@@ -33,6 +33,11 @@ export interface EngineContext {
   redact?: (text: string) => string;
   /** Every check result, passed or not (reports, warnings). */
   onCheck?: (result: CheckResult) => void;
+  /**
+   * Attaches a short text (already redacted) to the running step, e.g. a `repeat` step's summary; Playwright:
+   * a text attachment of the step. Absent: dropped.
+   */
+  note?: (name: string, text: string) => Promise<void>;
   /** Injectable clock for bounded waits (tests). */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -65,6 +70,8 @@ export interface SendOptions {
   query?: Record<string, string>;
   /** Update `last` (default true). */
   setLast?: boolean;
+  /** The recorded exchange's label (attachment name, HAR comment); default the step title. */
+  label?: string;
 }
 
 export interface StepContext {

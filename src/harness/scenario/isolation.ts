@@ -43,6 +43,7 @@ function visitStep(located: LocatedStep, found: Found): void {
   if ('request' in step) visitRequest(step.request, found, false);
   if ('poll' in step) visitRequest(step.poll.request, found, false);
   if ('paginate' in step) visitRequest(step.paginate.request, found, false);
+  if ('repeat' in step) visitRequest(step.repeat.request, found, false);
   if ('parallel' in step) for (const r of [step.parallel.request, ...(step.parallel.branches ?? [])]) visitRequest(r, found, true);
   for (const inner of located.group?.steps ?? []) visitStep(inner, found);
 }

@@ -8,7 +8,7 @@ import { bareExpression, calledFunctions, compileExpression, freeVariables, FUNC
 import { isPlainObject } from '../expressions/values.js';
 import type { PathSegment, YamlSource } from '../yaml/source.js';
 import { scenarioError } from './errors.js';
-import { STEP_KINDS } from './types.js';
+import { MAX_REPEAT_KEPT, STEP_KINDS } from './types.js';
 
 /** Always defined while a scenario runs. `last` is the most recent response. */
 export const BUILTIN_VARS = ['target', 'run_id', 'scenario_id', 'last'] as const;
@@ -97,6 +97,20 @@ export function analyzeSteps(a: Analysis, steps: unknown[], path: PathSegment[],
             scope.add(name);
           }
         }
+        break;
+      }
+      case 'repeat': {
+        bare(a, obj.for_each, [...at, 'for_each'], scope);
+        const each = extra(obj.for_each === undefined ? ['i'] : ['i', 'item']);
+        templates(a, obj.request, [...at, 'request'], each);
+        const expect = isPlainObject(obj.expect) ? obj.expect : {};
+        templates(a, omit(expect, ['where', 'severity']), [...at, 'expect'], new Set([...each, 'response']));
+        bare(a, expect.where, [...at, 'expect', 'where'], new Set([...each, 'response']));
+        if (isPlainObject(obj.capture)) Object.keys(obj.capture).forEach((k) => scope.add(k));
+        if (typeof obj.as === 'string' && typeof obj.times === 'number' && obj.times > MAX_REPEAT_KEPT) {
+          a.errors.push(scenarioError(`repeat keeps its responses (as: ${obj.as}) for at most ${MAX_REPEAT_KEPT} iterations; times is ${obj.times}`, a.src.locate([...at, 'as']), 'drop `as:` (expect and capture see every response) or repeat fewer times'));
+        }
+        define(obj.as);
         break;
       }
       case 'use':

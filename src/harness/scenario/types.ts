@@ -89,6 +89,26 @@ export interface RaceOptions {
   rounds?: number;
   next?: Record<string, unknown>;
 }
+/**
+ * `repeat`: one request sent sequentially `times` times or once per element of `for_each` (the template sees
+ * `i` and `item`), each answer judged like a request step's (schema, response rules) plus `expect` and
+ * `capture`; reported as one step.
+ */
+/** Iterations of one `repeat` step (the scenario schema's `times.maximum`; test/harness/engine-repeat.test.ts keeps them equal). */
+export const MAX_REPEAT = 1000;
+/** `as:` keeps every response in memory: at most this many iterations (parallel's bound). */
+export const MAX_REPEAT_KEPT = 100;
+export interface RepeatStep extends StepCommon {
+  repeat: {
+    times?: number;
+    for_each?: string;
+    request: RequestSpec;
+    expect?: ResponseExpectation & { where?: Expressions; severity?: 'must' | 'should' };
+    capture?: Record<string, string>;
+    deadline_ms?: number;
+    as?: string;
+  };
+}
 export interface UseStep extends StepCommon { use: string; with?: Record<string, unknown> }
 export interface ClockStep extends StepCommon { clock: { seconds?: number; minutes?: number; hours?: number; days?: number; to?: string } }
 export interface FailIfStep extends StepCommon { fail_if: string; message?: string }
@@ -106,10 +126,10 @@ export interface AuthorizeStep extends StepCommon { authorize: { credential?: st
  * compiler refuses a kind without a handler); schemas/scenario.schema.json and the README repeat it as data,
  * and test/harness/step-kinds.test.ts keeps those equal.
  */
-export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'use', 'clock', 'fail_if', 'skip_if', 'listen', 'wait', 'authorize'] as const;
+export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'repeat', 'use', 'clock', 'fail_if', 'skip_if', 'listen', 'wait', 'authorize'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
-export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ParallelStep | UseStep | ClockStep | FailIfStep | SkipIfStep | ListenStep | WaitStep | AuthorizeStep;
+export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ParallelStep | RepeatStep | UseStep | ClockStep | FailIfStep | SkipIfStep | ListenStep | WaitStep | AuthorizeStep;
 
 /** Where a node of a YAML file is (1-based line and column). */
 export interface SourceLocation {

@@ -1,7 +1,7 @@
 /**
  * The nesting of every bound of a run, from the profile's `timeouts` only (pure: no I/O, no clock):
  *
- *   request (R)  <  step (poll P, paginate / parallel / wait: what is left of S)  <  scenario (S)
+ *   request (R)  <  step (poll P, repeat deadline_ms, paginate / parallel / wait: what is left of S)  <  scenario (S)
  *   <  Playwright's test timeout (S + grace)  <  run (globalTimeout)
  *
  * The engine stops a scenario at S with an error naming the exchange or the YAML step that ran out

@@ -63,8 +63,11 @@ export function parallelChecks(ctx: StepContext, p: ParallelStep['parallel'], se
   return checks;
 }
 
-/** The list `for_each` gives: at most MAX_PARALLEL elements (the bound of `count` and `branches`). */
-export function eachItems(ctx: StepContext, expression: string): unknown[] {
+/**
+ * The list `for_each` gives: at most `bound.max` elements (parallel: MAX_PARALLEL, the bound of `count` and
+ * `branches`; `repeat` passes its own).
+ */
+export function eachItems(ctx: StepContext, expression: string, bound: { max: number; what: string } = { max: MAX_PARALLEL, what: 'requests run in parallel' }): unknown[] {
   let value: unknown;
   try {
     value = evaluate(bareExpression(expression), ctx.scope());
@@ -72,8 +75,8 @@ export function eachItems(ctx: StepContext, expression: string): unknown[] {
     throw new StepError(ENGINE_ERROR_CODES.step, (e as Error).message, { at: ctx.location, cause: e });
   }
   if (!Array.isArray(value)) throw new StepError(ENGINE_ERROR_CODES.step, `for_each \`${expression}\` gave ${typeName(value)}, not a list`, { at: ctx.location });
-  if (value.length > MAX_PARALLEL) {
-    throw new StepError(ENGINE_ERROR_CODES.bound, `for_each \`${expression}\` gave ${value.length} elements; at most ${MAX_PARALLEL} requests run in parallel`, {
+  if (value.length > bound.max) {
+    throw new StepError(ENGINE_ERROR_CODES.bound, `for_each \`${expression}\` gave ${value.length} elements; at most ${bound.max} ${bound.what}`, {
       at: ctx.location,
       hint: 'narrow the list (select(...)) or split the step',
     });

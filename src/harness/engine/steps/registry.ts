@@ -15,6 +15,7 @@ import { listenStep } from './listen.js';
 import { paginateStep } from './paginate.js';
 import { parallelStep } from './parallel.js';
 import { pollStep } from './poll.js';
+import { repeatStep } from './repeat.js';
 import { requestStep } from './request.js';
 import { setStep } from './set.js';
 import { skipIfStep } from './skip-if.js';
@@ -31,6 +32,7 @@ const HANDLERS: { readonly [K in StepKind]: StepHandler<StepOf<K>> } = {
   paginate: paginateStep,
   poll: pollStep,
   parallel: parallelStep,
+  repeat: repeatStep,
   use: useStep,
   clock: clockStep,
   fail_if: failIfStep,
