@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { allureMetadataFor, CATEGORIES, writeAllureSupportFiles } from '../../src/harness/report/allure.js';
+import { allureMetadataFor, CATEGORIES, readAllureEnvironment, writeAllureSupportFiles } from '../../src/harness/report/allure.js';
+import { historyKey, runIdentity, runLabel } from '../../src/harness/report/allure-history.js';
 import { outcomeLine, type OutcomeRecord } from '../../src/harness/report/outcome.js';
 import { catalogue, demoReport, outcomes } from './helpers.js';
 
@@ -61,6 +62,35 @@ test('environment.properties and categories.json are written into allure-results
     assert.match(props, /^Harness\.version=0\.1\.0$/m);
     const cats = JSON.parse(readFileSync(join(dir, 'categories.json'), 'utf8')) as { name: string }[];
     assert.ok(cats.some((c) => c.name === 'Schema violation'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('environment.properties reads back as written; the history key and run label come from it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ftf-allure-id-'));
+  try {
+    writeAllureSupportFiles(dir, {
+      targetName: 'Sandbox: EU=1 #2',
+      baseUrl: 'https://s.example/api/v1',
+      environment: 'sandbox',
+      capabilities: ['mutation', 'clock'],
+      specSha256: 'ab'.repeat(32),
+      harnessVersion: '0.1.0',
+      harnessCommit: 'c0ffee',
+      implementationVersion: '2.0 (header x-version)',
+    });
+    const env = readAllureEnvironment(dir);
+    assert.equal(env['Target'], 'Sandbox: EU=1 #2');
+    assert.equal(env['Base.URL'], 'https://s.example/api/v1');
+    assert.equal(env['Capabilities'], 'mutation, clock');
+    const id = runIdentity(dir);
+    assert.deepEqual(runLabel(id), { Target: 'Sandbox: EU=1 #2 (https://s.example/api/v1)', Implementation: '2.0 (header x-version)', Harness: 'commit c0ffee' });
+    assert.match(historyKey(id.target, id.baseUrl), /^sandbox-eu-1-2-[0-9a-f]{8}$/);
+    assert.notEqual(historyKey('t', 'https://a'), historyKey('t', 'https://b'), 'the base URL is part of the key');
+    assert.equal(historyKey('t', 'https://a'), historyKey('t', 'https://a'), 'the key is stable');
+    assert.equal(runLabel({ target: 't', baseUrl: '', harnessVersion: '0.1.0' }).Harness, 'version 0.1.0', 'without git the package version stands in');
+    assert.deepEqual(runIdentity(join(dir, 'missing')), { target: 'unknown-target', baseUrl: '' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,7 +3,7 @@
  * story = scenario, severity from the clause level, tags, links to clause ids), the failure categories
  * (categories.json) and the environment block (environment.properties) written into allure-results/.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SPEC_AREAS, specArea, type ClauseCatalogue } from '../spec/clauses.js';
 
@@ -92,6 +92,23 @@ export interface AllureEnvironment {
 
 /** Java properties escaping (Allure reads environment.properties with a properties parser). */
 const prop = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/([=:#!])/g, '\\$1');
+
+/** environment.properties read back (the reverse of `prop`): what the run recorded, for `report` and the history key. */
+export function readAllureEnvironment(resultsDir: string): Record<string, string> {
+  const file = join(resultsDir, 'environment.properties');
+  if (!existsSync(file)) return {};
+  const out: Record<string, string> = {};
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '' || /^\s*[#!]/.test(line)) continue;
+    const sep = /(?<!\\)(?:\\\\)*[=:]/.exec(line);
+    if (!sep) continue;
+    const end = sep.index + sep[0].length;
+    out[unprop(line.slice(0, end - 1))] = unprop(line.slice(end));
+  }
+  return out;
+}
+
+const unprop = (s: string): string => s.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
 
 export function writeAllureSupportFiles(resultsDir: string, env: AllureEnvironment): void {
   mkdirSync(resultsDir, { recursive: true });
