@@ -95,3 +95,25 @@ test('environment.properties reads back as written; the history key and run labe
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("each test's Allure description carries the wording of the clauses it covers, from clauses.yaml", () => {
+  const meta = allureMetadataFor({ id: 'x', title: 't', family: 'token', clauses: ['AUTH-TOKEN-ROOT', 'ERR-NO-SERVER-ERROR', 'NOT-A-CLAUSE'], description: 'Checks the token endpoint.\n' }, catalogue);
+  const root = catalogue.byId.get('AUTH-TOKEN-ROOT')!;
+  const noServerError = catalogue.byId.get('ERR-NO-SERVER-ERROR')!;
+  assert.equal(
+    meta.description,
+    [
+      'Checks the token endpoint.',
+      '',
+      'Covers:',
+      '',
+      `- **AUTH-TOKEN-ROOT** (must; ${root.ref}): ${root.says.trim()}`,
+      `- **ERR-NO-SERVER-ERROR** (should; ${noServerError.ref}): ${noServerError.says.trim()}`,
+      '- **NOT-A-CLAUSE** (not in clauses.yaml)',
+    ].join('\n'),
+  );
+  assert.ok(root.says.length > 20, 'the wording, not only the id');
+  // allure-playwright makes an annotation of type `description` the test's description.
+  assert.deepEqual(meta.annotations.filter((a) => a.type === 'description'), [{ type: 'description', description: meta.description }]);
+  assert.equal(allureMetadataFor({ id: 'x', title: 't', family: 'f', clauses: [] }, catalogue).description, 'Covers no clause.');
+});

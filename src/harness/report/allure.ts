@@ -16,12 +16,19 @@ export interface ScenarioMeta {
   tags?: string[];
   /** The scenario's level (Scenario.level); else derived from the catalogue, else must. */
   level?: 'must' | 'should';
+  /** The scenario's own description (YAML `description`), put before the clauses in the Allure description. */
+  description?: string;
 }
 
 export interface AllureMetadata {
   labels: { name: string; value: string }[];
   links: { name: string; url: string; type: string }[];
-  /** The labels as Playwright annotations (`allure.label.<name>`), which allure-playwright turns into labels at declare time. */
+  /** The test's description (markdown): the scenario's description, then each covered clause with its wording. */
+  description: string;
+  /**
+   * The labels as Playwright annotations (`allure.label.<name>`), which allure-playwright turns into labels at declare
+   * time, and the description (an annotation of type `description`, which allure-playwright makes the description).
+   */
   annotations: { type: string; description: string }[];
 }
 
@@ -43,8 +50,22 @@ export function allureMetadataFor(meta: ScenarioMeta, catalogue?: ClauseCatalogu
   ];
   const links = meta.clauses.map((id) => ({ name: id, url: clauseUrl(id), type: 'clause' }));
   // Tags already reach Allure from Playwright's own tags; keep annotations to what Playwright does not send.
-  const annotations = labels.filter((l) => l.name !== 'tag').map((l) => ({ type: `allure.label.${l.name}`, description: l.value }));
-  return { labels, links, annotations };
+  const description = describeClauses(meta, catalogue);
+  const annotations = [
+    ...labels.filter((l) => l.name !== 'tag').map((l) => ({ type: `allure.label.${l.name}`, description: l.value })),
+    { type: 'description', description },
+  ];
+  return { labels, links, description, annotations };
+}
+
+/** Markdown: the scenario's description, then `Covers:` and one item per clause (id, level, where the spec says it, its wording). */
+export function describeClauses(meta: Pick<ScenarioMeta, 'clauses' | 'description'>, catalogue?: ClauseCatalogue): string {
+  const items = meta.clauses.map((id) => {
+    const c = catalogue?.byId.get(id);
+    return c ? `- **${id}** (${c.level}; ${c.ref}): ${c.says.trim()}` : `- **${id}** (not in clauses.yaml)`;
+  });
+  const covers = items.length ? ['Covers:', '', ...items].join('\n') : 'Covers no clause.';
+  return meta.description?.trim() ? `${meta.description.trim()}\n\n${covers}` : covers;
 }
 
 /**
