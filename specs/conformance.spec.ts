@@ -1,7 +1,8 @@
 /**
  * Thin Playwright entry: loads every YAML scenario under specs/ and declares one test per scenario (tags:
- * @family + tags; one `clause` annotation per covered clause; Allure epic/feature/story). A broken scenario
- * file becomes a failing test carrying the loader's message, so the other scenarios still run. Only what the
+ * @family + tags; one `clause` annotation per covered clause; Allure epic/feature/story and a description with
+ * the covered clauses' wording). A broken scenario file becomes a failing test carrying the loader's message,
+ * so the other scenarios still run. Only what the
  * selection (FTF_SELECT_GREP/TAG/SHARD from `run --grep/--tag/--shard`, scenario/selection.ts) picks is declared.
  */
 import { dirname, isAbsolute, relative } from 'node:path';
@@ -24,12 +25,15 @@ import { test as plainTest } from '@playwright/test';
 import { testTimeoutMs } from '../src/harness/target/bounds.js';
 import { test } from './fixtures.js';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
+import { loadClauseCatalogue } from '../src/harness/spec/clauses.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 const SCENARIO_DIR = process.env.FTF_SPECS_DIR ?? SPECS_DIR;
 // The CLI's --grep/--tag/--shard (src/harness/scenario/selection.ts, the one selection `list` shows too):
 // only the selected scenarios and broken files are declared.
 const suite = loadSelection(SCENARIO_DIR, selectionFromEnv(process.env));
+// The clauses' wording for each test's Allure description (the one catalogue loader, spec/clauses.ts).
+const catalogue = loadClauseCatalogue();
 
 /** The scenario's YAML path as reports show it: repository-relative (specs/<family>/<name>.yaml), else absolute. */
 function yamlPath(file: string): string {
@@ -60,7 +64,8 @@ for (const scenario of suite.scenarios) {
     clauses: scenario.covers,
     tags: scenario.tags,
     level: scenario.level,
-  });
+    ...(scenario.description !== undefined ? { description: scenario.description } : {}),
+  }, catalogue);
   test(
     `${scenario.id}: ${scenario.title}`,
     {

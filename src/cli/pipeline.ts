@@ -3,13 +3,13 @@
  * JUnit XML (junit.xml, from the same verdicts), the console summary, Allure environment/categories and the
  * Allure HTML. Shared by `run` and `certify`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { buildAllureReport } from '../harness/report/allure-report.js';
+import { harnessIdentity } from '../harness/report/certificate.js';
 import { writeAllureSupportFiles } from '../harness/report/allure.js';
 import { loadClauseCatalogue, type ClauseCatalogue } from '../harness/spec/clauses.js';
 import { reportPaths } from '../harness/report/paths.js';
-import { REPO_ROOT } from '../harness/repo-root.js';
 import { describeImplementation, implementationVersion } from '../harness/report/implementation.js';
 import { writeJunit } from '../harness/report/junit.js';
 import { readPlaywrightReport, scenariosOf, testResults } from '../harness/report/scenario-results.js';
@@ -145,10 +145,6 @@ function countLines(s: VerdictSummary): string[] {
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-export function harnessVersion(): string {
-  return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
 /** Environment + categories into allure-results, then the HTML. A broken report never changes the verdict. */
 export function publishAllure(
   target: ResolvedTarget,
@@ -156,6 +152,7 @@ export function publishAllure(
   options: { build: boolean; embedded?: boolean; implementation?: VerdictSummary['implementation'] },
 ): string | undefined {
   const paths = reportPaths();
+  const harness = harnessIdentity();
   writeAllureSupportFiles(paths.allureResults, {
     targetName: target.name,
     baseUrl: options.embedded ? 'embedded reference server' : target.baseUrl,
@@ -163,13 +160,14 @@ export function publishAllure(
     environment: target.environment,
     capabilities: [...target.capabilities].sort(),
     specSha256: catalogue.specSha256,
-    harnessVersion: harnessVersion(),
+    harnessVersion: harness.version,
+    ...(harness.commit !== 'unknown' ? { harnessCommit: harness.commit } : {}),
     ...(options.implementation && options.implementation.source !== 'none' ? { implementationVersion: describeImplementation(options.implementation) } : {}),
   });
   if (!options.build) return undefined;
   try {
     const r = buildAllureReport();
-    return `Allure report: ${r.index}`;
+    return [`Allure report: ${r.index} (history: ${r.historyFile})`, ...r.notes.map((n) => `note   ${n}`)].join('\n');
   } catch (e) {
     return `Allure report not built (the verdict stands): ${e instanceof FtfError ? e.describe() : (e as Error).message}`;
   }

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { allureMetadataFor, CATEGORIES, writeAllureSupportFiles } from '../../src/harness/report/allure.js';
+import { allureMetadataFor, CATEGORIES, readAllureEnvironment, writeAllureSupportFiles } from '../../src/harness/report/allure.js';
+import { historyKey, runIdentity, runLabel } from '../../src/harness/report/allure-history.js';
 import { outcomeLine, type OutcomeRecord } from '../../src/harness/report/outcome.js';
 import { catalogue, demoReport, outcomes } from './helpers.js';
 
@@ -64,4 +65,55 @@ test('environment.properties and categories.json are written into allure-results
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('environment.properties reads back as written; the history key and run label come from it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ftf-allure-id-'));
+  try {
+    writeAllureSupportFiles(dir, {
+      targetName: 'Sandbox: EU=1 #2',
+      baseUrl: 'https://s.example/api/v1',
+      environment: 'sandbox',
+      capabilities: ['mutation', 'clock'],
+      specSha256: 'ab'.repeat(32),
+      harnessVersion: '0.1.0',
+      harnessCommit: 'c0ffee',
+      implementationVersion: '2.0 (header x-version)',
+    });
+    const env = readAllureEnvironment(dir);
+    assert.equal(env['Target'], 'Sandbox: EU=1 #2');
+    assert.equal(env['Base.URL'], 'https://s.example/api/v1');
+    assert.equal(env['Capabilities'], 'mutation, clock');
+    const id = runIdentity(dir);
+    assert.deepEqual(runLabel(id), { Target: 'Sandbox: EU=1 #2 (https://s.example/api/v1)', Implementation: '2.0 (header x-version)', Harness: 'commit c0ffee' });
+    assert.match(historyKey(id.target, id.baseUrl), /^sandbox-eu-1-2-[0-9a-f]{8}$/);
+    assert.notEqual(historyKey('t', 'https://a'), historyKey('t', 'https://b'), 'the base URL is part of the key');
+    assert.equal(historyKey('t', 'https://a'), historyKey('t', 'https://a'), 'the key is stable');
+    assert.equal(runLabel({ target: 't', baseUrl: '', harnessVersion: '0.1.0' }).Harness, 'version 0.1.0', 'without git the package version stands in');
+    assert.deepEqual(runIdentity(join(dir, 'missing')), { target: 'unknown-target', baseUrl: '' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("each test's Allure description carries the wording of the clauses it covers, from clauses.yaml", () => {
+  const meta = allureMetadataFor({ id: 'x', title: 't', family: 'token', clauses: ['AUTH-TOKEN-ROOT', 'ERR-NO-SERVER-ERROR', 'NOT-A-CLAUSE'], description: 'Checks the token endpoint.\n' }, catalogue);
+  const root = catalogue.byId.get('AUTH-TOKEN-ROOT')!;
+  const noServerError = catalogue.byId.get('ERR-NO-SERVER-ERROR')!;
+  assert.equal(
+    meta.description,
+    [
+      'Checks the token endpoint.',
+      '',
+      'Covers:',
+      '',
+      `- **AUTH-TOKEN-ROOT** (must; ${root.ref}): ${root.says.trim()}`,
+      `- **ERR-NO-SERVER-ERROR** (should; ${noServerError.ref}): ${noServerError.says.trim()}`,
+      '- **NOT-A-CLAUSE** (not in clauses.yaml)',
+    ].join('\n'),
+  );
+  assert.ok(root.says.length > 20, 'the wording, not only the id');
+  // allure-playwright makes an annotation of type `description` the test's description.
+  assert.deepEqual(meta.annotations.filter((a) => a.type === 'description'), [{ type: 'description', description: meta.description }]);
+  assert.equal(allureMetadataFor({ id: 'x', title: 't', family: 'f', clauses: [] }, catalogue).description, 'Covers no clause.');
 });

@@ -83,7 +83,7 @@ test('the redacting reporter forwards only redacted payloads and strips the dige
   assert.equal(reporter.printsToStdio(), true);
   reporter.onConfigure({} as FullConfig);
   await reporter.preprocess({});
-  reporter.onBegin({} as Suite);
+  reporter.onBegin({ allTests: () => [] } as unknown as Suite);
   const chunks: string[] = [];
   announceSecrets([`fresh-${SECRET}`], (c) => chunks.push(c));
   const result = { stdout: [] as Array<string | Buffer>, stderr: [], errors: [], attachments: [], steps: [], annotations: [] } as unknown as TestResult;
@@ -124,7 +124,7 @@ test('in merge-reports the wrapped reporters are configured at onBegin, when the
     reporter.onConfigure(config);
     await reporter.preprocess({});
     (config.projects as Array<{ name: string }>).push({ name: 'sandbox' }, { name: 'production' });
-    reporter.onBegin({} as Suite);
+    reporter.onBegin({ allTests: () => [] } as unknown as Suite);
     await reporter.onEnd({ status: 'passed' } as never);
     return (globalThis as unknown as { __ftfConfigure: Record<string, string[]> }).__ftfConfigure[key] ?? [];
   };

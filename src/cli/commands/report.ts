@@ -1,4 +1,4 @@
-/** `report`: builds the Allure HTML from reports/allure-results (Allure 3 CLI), keeping history for trends. Opens nothing. */
+/** `report`: builds the Allure HTML from reports/allure-results (Allure 3 CLI), keeping a history per target for trends. Opens nothing. */
 import { buildAllureReport } from '../../harness/report/allure-report.js';
 import { parse } from '../args.js';
 import type { Command } from './types.js';
@@ -6,12 +6,14 @@ import type { Command } from './types.js';
 export const reportCommand: Command = {
   summary: 'build the Allure HTML report (reports/allure-report) with history for trends; opens nothing',
   help: {
-    description: 'Builds the Allure HTML with the Allure 3 CLI (a devDependency) and appends to the history for trends; opens nothing. '
-      + 'Exit 0; 2 without results or without the allure CLI; 3 when allure generate fails.',
+    description: 'Builds the Allure HTML with the Allure 3 CLI (a devDependency); opens nothing. Trends: one history file per target '
+      + '(<history>/<target slug>-<hash>.jsonl, keyed by the target name and base URL the run recorded in environment.properties), '
+      + 'one entry per run: building again from the same results replaces that run\'s entry. The report shows the run label '
+      + '(target, implementation version, harness commit). Exit 0; 2 without results or without the allure CLI; 3 when allure generate fails.',
     flags: [
       { flag: '--results', value: 'DIR', text: 'Allure results to read', default: 'reports/allure-results' },
       { flag: '--out', value: 'DIR', text: 'where the HTML goes', default: 'reports/allure-report' },
-      { flag: '--history', value: 'DIR', text: 'history folder kept between runs (history.jsonl, last 30 runs)', default: 'reports/allure-history' },
+      { flag: '--history', value: 'DIR', text: 'history folder kept between runs (one <target slug>-<hash>.jsonl per target, last 30 runs each)', default: 'reports/allure-history' },
       { flag: '--name', value: 'NAME', text: 'report title' },
       { flag: '--multi-file', text: 'a folder of files instead of one self-contained index.html' },
     ],
@@ -34,6 +36,7 @@ export const reportCommand: Command = {
       singleFile: !(v['multi-file'] ?? false),
     });
     console.log(`Allure report: ${r.index} (history: ${r.historyFile})`);
+    for (const n of r.notes) console.log(`note   ${n}`);
     return 0;
   },
 };

@@ -1,7 +1,9 @@
 /**
  * Builds the Allure HTML with the Allure 3 CLI (`allure generate`), never opening it. Trends survive
- * across runs through Allure 3's history file (reports/allure-history/history.jsonl): CI keeps that folder
- * between nightly runs (cache/artifact) and every generate appends one entry.
+ * across runs through Allure 3's history files, one per target (reports/allure-history/<target key>.jsonl,
+ * allure-history.ts): CI keeps that folder between nightly runs (cache/artifact); every generate adds one
+ * entry per run (a rebuild of the same results replaces it). The report shows the run's label (target,
+ * implementation version, harness commit) as report variables.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { CATEGORIES } from './allure.js';
+import { forgetRun, historyKey, legacyHistoryNote, markRun, runIdentity, runKey, runLabel } from './allure-history.js';
 import { reportPaths } from './paths.js';
 import { REPO_ROOT } from '../repo-root.js';
 
@@ -26,7 +29,12 @@ export interface AllureReportOptions {
 export interface AllureReportResult {
   outDir: string;
   index: string;
+  /** This target's history file (<history>/<slug>-<hash>.jsonl). */
   historyFile: string;
+  /** The run's label as the report shows it. */
+  label: Record<string, string>;
+  /** E.g. the old shared history.jsonl found in the history folder. */
+  notes: string[];
 }
 
 export function buildAllureReport(options: AllureReportOptions = {}): AllureReportResult {
@@ -40,18 +48,22 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
     });
   }
   mkdirSync(historyDir, { recursive: true });
-  const historyFile = join(historyDir, 'history.jsonl');
+  const identity = runIdentity(resultsDir);
+  const key = historyKey(identity.target, identity.baseUrl);
+  const historyFile = join(historyDir, `${key}.jsonl`);
+  const label = runLabel(identity);
   const config = {
     name: options.name ?? 'FTF conformance',
     output: outDir,
     historyPath: historyFile,
     historyLimit: options.historyLimit ?? 30,
+    variables: label,
     categories: CATEGORIES.map((c) => ({ ...c })),
     plugins: {
       awesome: { options: { singleFile: options.singleFile ?? true, reportName: options.name ?? 'FTF conformance', groupBy: ['epic', 'feature', 'story'] } },
     },
   };
-  const configFile = join(historyDir, 'allurerc.json');
+  const configFile = join(historyDir, `${key}.allurerc.json`);
   writeFileSync(configFile, JSON.stringify(config, null, 2));
   const cli = allureCli();
   // The Allure CLI is a devDependency: a production install (npm ci --omit=dev) has no HTML report, only the results.
@@ -60,6 +72,8 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
       hint: 'install it with `npm install --no-save allure` (or a full `npm ci`); the allure-results folder is complete without it',
     });
   }
+  const run = runKey(resultsDir);
+  const before = forgetRun(historyFile, run);
   const r = spawnSync(process.execPath, [cli, 'generate', resultsDir, '--config', configFile, '--output', outDir], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
@@ -70,9 +84,11 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
       hint: 'run `npm run setup` to install the allure CLI (devDependency)',
     });
   }
+  markRun(historyFile, run, before);
   const index = join(outDir, 'index.html');
   writeFileSync(index, withoutAnalytics(readFileSync(index, 'utf8')));
-  return { outDir, index, historyFile };
+  const legacy = legacyHistoryNote(historyDir);
+  return { outDir, index, historyFile, label, notes: legacy ? [legacy] : [] };
 }
 
 /**

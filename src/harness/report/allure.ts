@@ -3,7 +3,7 @@
  * story = scenario, severity from the clause level, tags, links to clause ids), the failure categories
  * (categories.json) and the environment block (environment.properties) written into allure-results/.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SPEC_AREAS, specArea, type ClauseCatalogue } from '../spec/clauses.js';
 
@@ -16,12 +16,19 @@ export interface ScenarioMeta {
   tags?: string[];
   /** The scenario's level (Scenario.level); else derived from the catalogue, else must. */
   level?: 'must' | 'should';
+  /** The scenario's own description (YAML `description`), put before the clauses in the Allure description. */
+  description?: string;
 }
 
 export interface AllureMetadata {
   labels: { name: string; value: string }[];
   links: { name: string; url: string; type: string }[];
-  /** The labels as Playwright annotations (`allure.label.<name>`), which allure-playwright turns into labels at declare time. */
+  /** The test's description (markdown): the scenario's description, then each covered clause with its wording. */
+  description: string;
+  /**
+   * The labels as Playwright annotations (`allure.label.<name>`), which allure-playwright turns into labels at declare
+   * time, and the description (an annotation of type `description`, which allure-playwright makes the description).
+   */
   annotations: { type: string; description: string }[];
 }
 
@@ -43,8 +50,22 @@ export function allureMetadataFor(meta: ScenarioMeta, catalogue?: ClauseCatalogu
   ];
   const links = meta.clauses.map((id) => ({ name: id, url: clauseUrl(id), type: 'clause' }));
   // Tags already reach Allure from Playwright's own tags; keep annotations to what Playwright does not send.
-  const annotations = labels.filter((l) => l.name !== 'tag').map((l) => ({ type: `allure.label.${l.name}`, description: l.value }));
-  return { labels, links, annotations };
+  const description = describeClauses(meta, catalogue);
+  const annotations = [
+    ...labels.filter((l) => l.name !== 'tag').map((l) => ({ type: `allure.label.${l.name}`, description: l.value })),
+    { type: 'description', description },
+  ];
+  return { labels, links, description, annotations };
+}
+
+/** Markdown: the scenario's description, then `Covers:` and one item per clause (id, level, where the spec says it, its wording). */
+export function describeClauses(meta: Pick<ScenarioMeta, 'clauses' | 'description'>, catalogue?: ClauseCatalogue): string {
+  const items = meta.clauses.map((id) => {
+    const c = catalogue?.byId.get(id);
+    return c ? `- **${id}** (${c.level}; ${c.ref}): ${c.says.trim()}` : `- **${id}** (not in clauses.yaml)`;
+  });
+  const covers = items.length ? ['Covers:', '', ...items].join('\n') : 'Covers no clause.';
+  return meta.description?.trim() ? `${meta.description.trim()}\n\n${covers}` : covers;
 }
 
 /**
@@ -92,6 +113,23 @@ export interface AllureEnvironment {
 
 /** Java properties escaping (Allure reads environment.properties with a properties parser). */
 const prop = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/([=:#!])/g, '\\$1');
+
+/** environment.properties read back (the reverse of `prop`): what the run recorded, for `report` and the history key. */
+export function readAllureEnvironment(resultsDir: string): Record<string, string> {
+  const file = join(resultsDir, 'environment.properties');
+  if (!existsSync(file)) return {};
+  const out: Record<string, string> = {};
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '' || /^\s*[#!]/.test(line)) continue;
+    const sep = /(?<!\\)(?:\\\\)*[=:]/.exec(line);
+    if (!sep) continue;
+    const end = sep.index + sep[0].length;
+    out[unprop(line.slice(0, end - 1))] = unprop(line.slice(end));
+  }
+  return out;
+}
+
+const unprop = (s: string): string => s.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
 
 export function writeAllureSupportFiles(resultsDir: string, env: AllureEnvironment): void {
   mkdirSync(resultsDir, { recursive: true });

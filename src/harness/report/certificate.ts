@@ -182,7 +182,8 @@ export function verifyCertificateText(text: string, options: { publicKeyPem?: st
   return { ok: problems.length === 0, problems, ...(fingerprint ? { fingerprint } : {}), overall: cert.verdict?.overall };
 }
 
-function harnessIdentity(): CertificateBody['harness'] {
+/** The harness's package name and version, and its git commit ('unknown' outside a git checkout): certificates and the Allure label. */
+export function harnessIdentity(): CertificateBody['harness'] {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   let commit = 'unknown';
   try {

@@ -12,6 +12,9 @@
  *
  * Built-in reporters are made by Playwright's own factory (`playwright/lib/runner`, pinned with
  * @playwright/test), so their options and semantics are exactly those of a direct listing.
+ *
+ * It also presents each YAML scenario's test at its scenario (scenario-location.ts): every wrapped reporter (the
+ * HTML report, the list, JSON, Allure) sees the YAML file and line as `test.location`, not specs/conformance.spec.ts.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +23,7 @@ import type { ReporterDescription } from '@playwright/test';
 import type { FullConfig, FullResult, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { DigestSet, readDigestFile, takeAnnouncements } from './secret-digests.js';
 import { redactStructural } from './structural-redaction.js';
+import { locateAtScenario } from './scenario-location.js';
 
 export interface RedactingReporterOptions {
   reporters: ReporterDescription[];
@@ -111,6 +115,7 @@ export default class RedactingReporter implements ReporterV2 {
     const config = this.pendingConfig;
     this.pendingConfig = undefined;
     if (config) this.each((r) => r.onConfigure?.(config));
+    for (const test of suite.allTests()) locateAtScenario(test);
     this.each((r) => r.onBegin?.(suite));
   }
 
