@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
+import { bindEmbedded } from '../../src/harness/target/binding.js';
+import { readProfile } from '../../src/harness/target/profile.js';
 import type { RecordingSummary } from '../../src/harness/http/types.js';
 import { startReferenceServer, type RunningReference } from '../../src/reference/server.js';
 import { runCatalogue, type PwSuite } from '../../src/selftest/catalogue-run.js';
@@ -66,23 +68,17 @@ test('a page broken in the middle of a long walk is in the HAR, the attachments 
   writeFileSync(join(specs, 'walk.yaml'), SCENARIO);
   // The reference profile with the proxy's base URL (FTF_BASE_URL wins over the profile's `embedded`).
   const profile = join(REPO_ROOT, 'fixtures/targets/reference.yaml');
-  const { clients, apiKeys } = server.secrets;
   const run = await runCatalogue({
     dir: join(dir, 'run'),
     workers: 1,
     timeoutMs: 200_000,
     args: ['specs/conformance.spec.ts', '--grep', 'walk\\.broken-page'],
     env: {
+      // The server's URLs and secrets under the profile's names, as the embedded launcher binds them.
+      ...bindEmbedded(readProfile(profile), server).env,
       FTF_TARGET: profile,
       FTF_SPECS_DIR: specs,
       FTF_BASE_URL: `${proxy.url}/api/v1`,
-      FTF_AUTH_URL: server.authUrl,
-      FTF_CONTROL_URL: server.controlUrl,
-      FTF_PRIMARY_CLIENT_SECRET: clients['cc-alice'],
-      FTF_SECOND_CLIENT_SECRET: clients['cc-bob'],
-      FTF_READONLY_CLIENT_SECRET: clients['cc-carol-readonly'],
-      FTF_CODE_CLIENT_SECRET: clients['code-app'],
-      FTF_API_KEY: apiKeys['alice@ftf.test'],
       FTF_WORKERS: undefined,
     },
   });
