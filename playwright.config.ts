@@ -85,7 +85,8 @@ export default defineConfig({
           ['json', { outputFile: `${reports}/results.json` }],
           // Every test's outcome record (src/harness/report/outcome.ts, the reader every report uses) as one file.
           [`./src/harness/report/outcome-reporter.${ext}`, { outputFile: `${reports}/outcomes.json` }],
-          ['allure-playwright', { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
+          // allure-playwright with a writer that does not fsync each file (src/harness/report/allure-reporter.ts).
+          [`./src/harness/report/allure-reporter.${ext}`, { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
           // `run --shard` sets FTF_BLOB_REPORT: a redacted blob that `ftf-conformance merge` replays through this config.
           ...(process.env.FTF_BLOB_REPORT ? [['blob', { outputDir: `${reports}/blob-report` }] as ReporterDescription] : []),
         ] satisfies ReporterDescription[],

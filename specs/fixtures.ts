@@ -20,12 +20,12 @@ import type { EngineContext } from '../src/harness/engine/types.js';
 import type { SourceLocation } from '../src/harness/scenario/types.js';
 import { createPlaywrightTransport } from '../src/harness/http/playwright-transport.js';
 import { RecordingTransport } from '../src/harness/http/recorder.js';
-import { harSink } from '../src/harness/http/sinks.js';
+import { boundedRecording, harSink, summaryComment } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
 import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/record-outcome.js';
 import { encodeOutcome } from '../src/harness/report/outcome.js';
 import { versionSink } from '../src/harness/report/implementation.js';
-import type { Exchange, ExchangeSink } from '../src/harness/http/types.js';
+import type { Exchange, ExchangeSink, RecordingSummary } from '../src/harness/http/types.js';
 import { loadScenarioSuite } from '../src/harness/scenario/load.js';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
 import type { SchemaRegistry } from '../src/harness/schemas/types.js';
@@ -62,7 +62,11 @@ interface TestFixtures {
   evidence: Evidence;
 }
 
-/** Attaches each redacted exchange (JSON + reproducing curl) to the running step; allure-playwright picks them up. */
+/**
+ * Attaches each redacted exchange it is given (JSON + reproducing curl) to the running step; allure-playwright
+ * picks them up. It sits behind the bounded recording (boundedRecording, sinks.ts): a long walk attaches its
+ * first, failing, sampled and last exchanges, plus `recording summary.json` (what was only counted).
+ */
 function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink {
   return {
     async onExchange(x: Exchange) {
@@ -70,6 +74,9 @@ function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink {
       evidence.exchanges.push(`${name}.json`);
       await testInfo.attach(`${name}.json`, { body: JSON.stringify(x, null, 2), contentType: 'application/json' });
       await testInfo.attach(`${name}.curl`, { body: x.curl, contentType: 'text/plain' });
+    },
+    async onSummary(summary: RecordingSummary) {
+      await testInfo.attach('recording summary.json', { body: JSON.stringify({ comment: summaryComment(summary), ...summary }, null, 2), contentType: 'application/json' });
     },
   };
 }
@@ -105,10 +112,12 @@ const POINTED = Symbol('ftf.pointedAtScenario');
  * The innermost step wins (a group's line over its `use:`). Every error leaves the step redacted (message,
  * stack, causes): this is where errors leave the engine for Playwright's reporters.
  */
-async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location: SourceLocation | undefined, redact: (text: string) => string): Promise<T> {
+async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location: SourceLocation | undefined, redact: (text: string) => string, onFailure: () => Promise<void>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
+    // The bounded recording's held last exchanges (the page that broke a rule) join the failing step's evidence.
+    await onFailure();
     redactError(e, redact);
     // The outcome record names the step and YAML line as data (record-outcome.ts), not via the stack text.
     markStep(e, title, location);
@@ -213,7 +222,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const wire = guardProductionWrites(createPlaywrightTransport(request), target, cliAllowsMutations());
     // The profile's implementation.version_header: its values in the (redacted) responses go into the outcome record.
     const version = target.implementation?.versionHeader ? [versionSink(target.implementation.versionHeader, evidence)] : [];
-    const transport = new RecordingTransport(wire, redactor, [attachmentSink(testInfo, evidence), har, ...version]);
+    // Attachments and HAR behind one bound (sinks.ts): a million-event walk writes its first, failing, sampled
+    // and last exchanges plus a summary, not every page. The version sink reads every exchange's headers.
+    const recording = boundedRecording([attachmentSink(testInfo, evidence), har]);
+    const keepTail = async (): Promise<void> => {
+      try {
+        await recording.flushTail();
+      } catch {
+        // a failing report sink must not replace the step's own error
+      }
+    };
+    const transport = new RecordingTransport(wire, redactor, [recording, ...version]);
     const auth = createAuthClient(target, transport, redactor);
     await use({
       target,
@@ -227,9 +246,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // A step's summary (repeat): one small text attachment of the running step, through the redacting reporter like every attachment.
       note: (name, text) => testInfo.attach(`${name}.txt`, { body: text, contentType: 'text/plain' }),
       runStep: (title, fn, location) =>
-        base.step(title, () => pointAtScenario(fn, title, location, redact), { ...(location ? { location } : {}) }),
+        base.step(title, () => pointAtScenario(fn, title, location, redact, keepTail), { ...(location ? { location } : {}) }),
     });
-    await har.flush();
+    try {
+      await recording.finish();
+    } finally {
+      await har.flush();
+    }
   },
 });
 

@@ -3,7 +3,8 @@
  * and hands the raw exchange (method, path, request body, status, response body) to `onExchange`. The
  * guard test counts writes with it; the secret-hygiene test captures the tokens and verifiers of a run with
  * it (the reference keeps only token hashes). Raw exchanges are secrets: callers keep them in memory or in a
- * private (0600) file, never print them.
+ * private (0600) file, never print them. `onExchange` may return a string: the client then gets that body
+ * instead (same status and headers), e.g. one broken page in the middle of a long walk.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -29,7 +30,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startLoopbackProxy(upstream: string, onExchange: (x: RawExchange) => void): Promise<LoopbackProxy> {
+export async function startLoopbackProxy(upstream: string, onExchange: (x: RawExchange) => void | string): Promise<LoopbackProxy> {
   const target = new URL(upstream);
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -38,15 +39,16 @@ export async function startLoopbackProxy(upstream: string, onExchange: (x: RawEx
       const headers = { ...req.headers, host: target.host };
       delete headers.connection;
       const out = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (up) => {
-        void readAll(up).then((resBody) => {
-          onExchange({
+        void readAll(up).then((upBody) => {
+          const replaced = onExchange({
             method: req.method ?? 'GET',
             url: req.url ?? '/',
             requestBody: body.toString('utf8'),
             status: up.statusCode ?? 0,
-            responseBody: resBody.toString('utf8'),
+            responseBody: upBody.toString('utf8'),
             responseHeaders: up.headers,
           });
+          const resBody = typeof replaced === 'string' ? Buffer.from(replaced) : upBody;
           const h = { ...up.headers };
           delete h.connection;
           delete h['transfer-encoding'];

@@ -1,10 +1,12 @@
 /**
- * Exchange sinks provided with the recorder: an in-memory one (tests, engine assertions on traffic) and a
- * HAR 1.2 file written at flush(). Exchanges arrive already redacted; sinks never see raw secrets.
+ * Exchange sinks provided with the recorder: an in-memory one (tests, engine assertions on traffic), a HAR
+ * 1.2 file streamed to disk entry by entry (closed at flush()), and the bounded recording that sits in front
+ * of the report sinks so a walk of a million events writes a bounded report. Exchanges arrive already
+ * redacted (the recorder is the one redaction point); sinks never see raw secrets.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Exchange, ExchangeSink } from './types.js';
+import type { Exchange, ExchangeSink, RecordingBounds, RecordingSummary } from './types.js';
 
 export interface MemorySink extends ExchangeSink {
   readonly exchanges: Exchange[];
@@ -26,20 +28,155 @@ export function memorySink(): MemorySink {
 
 export interface HarSink extends ExchangeSink {
   readonly file: string;
-  /** Writes the HAR file (again, with everything recorded so far). */
+  /** Closes the HAR file (entries are already on disk); exchanges after it are not written. Idempotent. */
   flush(): Promise<void>;
 }
 
+/**
+ * A HAR 1.2 file written as the exchanges arrive: the file is opened at the first exchange (or at flush),
+ * each entry is appended, and flush() writes the closing part (with the recording summary, if any). Memory
+ * does not grow with the number of exchanges. Until flush() the file is not valid JSON.
+ */
 export function harSink(file: string, creator = { name: 'ftf-conformance', version: '0.1.0' }): HarSink {
-  const entries: object[] = [];
+  let fd: number | undefined;
+  let entries = 0;
+  let closed = false;
+  let summary: RecordingSummary | undefined;
+  const open = (): number => {
+    if (fd === undefined) {
+      mkdirSync(dirname(file), { recursive: true });
+      fd = openSync(file, 'w');
+      writeSync(fd, `{\n  "log": {\n    "version": "1.2",\n    "creator": ${JSON.stringify(creator)},\n    "entries": [`);
+    }
+    return fd;
+  };
   return {
     file,
     onExchange(exchange) {
-      entries.push(harEntry(exchange));
+      if (closed) return;
+      const out = open();
+      writeSync(out, `${entries++ === 0 ? '' : ','}\n${indent(JSON.stringify(harEntry(exchange), null, 2), '      ')}`);
+    },
+    onSummary(s) {
+      summary = s;
     },
     async flush() {
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, `${JSON.stringify({ log: { version: '1.2', creator, entries } }, null, 2)}\n`, 'utf8');
+      if (closed) return;
+      const out = open();
+      closed = true;
+      const tail = summary
+        ? `,\n    "comment": ${JSON.stringify(summaryComment(summary))},\n    "_recordingSummary": ${indent(JSON.stringify(summary, null, 2), '    ').trimStart()}`
+        : '';
+      try {
+        writeSync(out, `${entries ? '\n    ' : ''}]${tail}\n  }\n}\n`);
+      } finally {
+        closeSync(out);
+      }
+    },
+  };
+}
+
+const indent = (text: string, pad: string): string => text.replace(/^/gm, pad);
+
+/** One line for readers of the HAR (and of the summary attachment). */
+export function summaryComment(s: RecordingSummary): string {
+  return `bounded recording: ${s.exchanges} exchanges, ${s.exchanges - s.omitted} written (first ${s.kept.head}, failing ${s.kept.failing}, sample ${s.kept.sample}, last ${s.kept.tail}), ${s.omitted} counted only`;
+}
+
+export const DEFAULT_RECORDING_BOUNDS: RecordingBounds = { headCount: 200, headChars: 512 * 1024, sample: 8, tail: 3, failing: 100 };
+
+export interface BoundedRecording extends ExchangeSink {
+  /** Writes the held last exchanges now (a step failed: the exchange that shows it is among them). */
+  flushTail(): Promise<void>;
+  /** Writes the held last exchanges and, when some were left out, hands the summary to the sinks. */
+  finish(): Promise<RecordingSummary | undefined>;
+}
+
+const failing = (x: Exchange): boolean => x.response === undefined || x.error !== undefined || x.response.status >= 400;
+const chars = (x: Exchange): number => (x.request.body?.length ?? 0) + (x.response?.bodyText.length ?? 0);
+const MAX_LABELS = 20;
+
+/**
+ * Sits in front of the report sinks (attachments, HAR) of one test. Every exchange is written until the
+ * head bound (headCount exchanges or headChars body characters), so ordinary scenarios are recorded in
+ * full. Past it, only these are written: every failing exchange (no response, status >= 400; at most
+ * `failing`), a sample (the 1st, 2nd, 4th, 8th... exchange past the head; at most `sample`) and the last
+ * `tail` exchanges, held back and written when a step fails (flushTail: the page that broke a rule is the
+ * last one a walk fetched) or when the test ends (finish). The rest is counted in a RecordingSummary.
+ * Holds at most `tail` exchanges in memory.
+ */
+export function boundedRecording(sinks: ExchangeSink[], bounds: RecordingBounds = DEFAULT_RECORDING_BOUNDS): BoundedRecording {
+  let seen = 0;
+  let headChars = 0;
+  let past = 0;
+  let open = true;
+  const kept = { head: 0, failing: 0, sample: 0, tail: 0 };
+  const held: Exchange[] = [];
+  const omittedIds: Array<[number, number]> = [];
+  const statuses: Record<string, number> = {};
+  const labels: Record<string, number> = {};
+  let responseChars = 0;
+  // Every sink gets the exchange even when one fails; the first failure is rethrown (the recorder reports it).
+  const write = async (x: Exchange): Promise<void> => {
+    let failure: { error: unknown } | undefined;
+    for (const sink of sinks) {
+      try {
+        await sink.onExchange(x);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  };
+  const omit = (x: Exchange): void => {
+    const last = omittedIds[omittedIds.length - 1];
+    if (last && last[1] === x.id - 1) last[1] = x.id;
+    else omittedIds.push([x.id, x.id]);
+  };
+  const flushTail = async (): Promise<void> => {
+    while (held.length) {
+      kept.tail++;
+      await write(held.shift() as Exchange);
+    }
+  };
+  return {
+    async onExchange(x) {
+      seen++;
+      const status = x.response ? String(x.response.status) : 'error';
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      const label = x.label in labels || Object.keys(labels).length < MAX_LABELS ? x.label : '(other)';
+      labels[label] = (labels[label] ?? 0) + 1;
+      responseChars += x.response?.bodyText.length ?? 0;
+      if (open && kept.head < bounds.headCount && (kept.head === 0 || headChars + chars(x) <= bounds.headChars)) {
+        headChars += chars(x);
+        kept.head++;
+        await write(x);
+        return;
+      }
+      open = false;
+      past++;
+      if (failing(x) && kept.failing < bounds.failing) {
+        kept.failing++;
+        await write(x);
+        return;
+      }
+      // 1, 2, 4, 8...: early pages densely, later ones sparsely, never more than `sample`.
+      if ((past & (past - 1)) === 0 && kept.sample < bounds.sample) {
+        kept.sample++;
+        await write(x);
+        return;
+      }
+      held.push(x);
+      if (held.length > bounds.tail) omit(held.shift() as Exchange);
+    },
+    flushTail,
+    async finish() {
+      await flushTail();
+      const omitted = seen - kept.head - kept.failing - kept.sample - kept.tail;
+      if (omitted === 0) return undefined;
+      const summary: RecordingSummary = { exchanges: seen, kept: { ...kept }, omitted, omittedIds, statuses, labels, responseChars, bounds };
+      for (const sink of sinks) await sink.onSummary?.(summary);
+      return summary;
     },
   };
 }

@@ -67,4 +67,42 @@ export interface Exchange {
 /** Where redacted exchanges go: Playwright attachment, Allure step attachment, HAR file. */
 export interface ExchangeSink {
   onExchange(exchange: Exchange): void | Promise<void>;
+  /** A bounded recording (sinks.ts, boundedRecording) left exchanges out: what they were, as counts. */
+  onSummary?(summary: RecordingSummary): void | Promise<void>;
+}
+
+/**
+ * What a bounded recording kept and left out of one test's exchanges (counts only: no bodies, no headers).
+ * Written to the HAR (`log._recordingSummary`) and attached beside the exchanges.
+ */
+export interface RecordingSummary {
+  /** Exchanges the recorder saw. */
+  exchanges: number;
+  /** Written in full, by why: the first ones (head), every failing one, the sample, the last ones (tail). */
+  kept: { head: number; failing: number; sample: number; tail: number };
+  /** Seen but not written (only counted here). */
+  omitted: number;
+  /** Ids of the omitted exchanges as ranges [from, to]. */
+  omittedIds: Array<[number, number]>;
+  /** Every exchange's status ("error" for no response), written or not. */
+  statuses: Record<string, number>;
+  /** Exchanges by label (written or not), at most 20 labels; the rest under "(other)". */
+  labels: Record<string, number>;
+  /** Response body characters the recorder saw (after its report cap). */
+  responseChars: number;
+  /** The bounds that applied (sinks.ts, RecordingBounds). */
+  bounds: RecordingBounds;
+}
+
+export interface RecordingBounds {
+  /** Exchanges recorded in full before the bound applies (also stops at headChars). */
+  headCount: number;
+  /** Body characters (request + response, after the report cap) recorded in full before the bound applies. */
+  headChars: number;
+  /** Past the head: exchanges 1, 2, 4, 8... of the rest are kept, at most this many. */
+  sample: number;
+  /** Past the head: the last this-many exchanges are kept (written when a step fails or the test ends). */
+  tail: number;
+  /** Past the head: failing exchanges (no response or status >= 400) kept, at most this many. */
+  failing: number;
 }

@@ -1,0 +1,79 @@
+/**
+ * allure-playwright with a results writer that does not fsync: allure-js-commons' FileSystemWriter opens,
+ * writes, fsyncs and renames every result and attachment file, one fsync per attachment (issue 15). The
+ * files here are written the same way (a temp file renamed into place, so `allure generate` never reads a
+ * partial file) but without fsync: they are rebuilt by the next run, and losing the last ones in a power
+ * failure costs a report, not data. Everything else is allure-playwright's, and it stays behind the
+ * redacting reporter (playwright.config.ts) like any other reporter.
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Suite } from '@playwright/test/reporter';
+import { AllureReporter } from 'allure-playwright';
+import { stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
+
+type Options = ConstructorParameters<typeof AllureReporter>[0];
+
+export class UnsyncedWriter implements Writer {
+  constructor(private readonly resultsDir: string) {}
+
+  private publish(name: string, write: (tempPath: string) => void): void {
+    mkdirSync(this.resultsDir, { recursive: true });
+    const temp = join(this.resultsDir, `.allure-write-${randomUUID()}.tmp`);
+    try {
+      write(temp);
+      renameSync(temp, join(this.resultsDir, name));
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+  }
+
+  private json(name: string, data: unknown): void {
+    this.publish(name, (temp) => writeFileSync(temp, JSON.stringify(data), 'utf8'));
+  }
+
+  writeResult(result: Parameters<Writer['writeResult']>[0]): void {
+    this.json(`${result.uuid}-result.json`, result);
+  }
+
+  writeGroup(result: Parameters<Writer['writeGroup']>[0]): void {
+    this.json(`${result.uuid}-container.json`, result);
+  }
+
+  writeAttachment(distFileName: string, content: Buffer): void {
+    this.publish(distFileName, (temp) => writeFileSync(temp, content));
+  }
+
+  writeAttachmentFromPath(distFileName: string, from: string): void {
+    this.publish(distFileName, (temp) => copyFileSync(from, temp));
+  }
+
+  writeEnvironmentInfo(info: Parameters<Writer['writeEnvironmentInfo']>[0]): void {
+    this.publish('environment.properties', (temp) => writeFileSync(temp, stringifyEnvInfo(info), 'utf8'));
+  }
+
+  writeCategoriesDefinitions(categories: Parameters<Writer['writeCategoriesDefinitions']>[0]): void {
+    this.json('categories.json', categories);
+  }
+
+  writeGlobals(distFileName: string, info: Parameters<Writer['writeGlobals']>[1]): void {
+    this.json(distFileName, info);
+  }
+}
+
+export default class UnsyncedAllureReporter extends AllureReporter {
+  private readonly resultsDir: string;
+
+  constructor(options: Options = {}) {
+    super(options);
+    this.resultsDir = options.resultsDir ?? './allure-results';
+  }
+
+  override onBegin(suite: Suite): void {
+    super.onBegin(suite);
+    // allure-playwright builds its runtime (and FileSystemWriter) here; the runtime's writer is a public field.
+    (this as unknown as { allureRuntime: { writer: Writer } }).allureRuntime.writer = new UnsyncedWriter(this.resultsDir);
+  }
+}
