@@ -5,16 +5,18 @@
  *   bare  `node bench/lib/bare-one.mjs`: one token request + one GET /indication/{primary} with undici;
  *   tool  `node bin/ftf-conformance.mjs run --target <profile> --grep <one scenario> --workers 1`, every reporter
  *         on, reports into a temp folder; the same two requests (scenario amounts.indication-get).
- * Alternating which goes first, medians of `rounds` (>= 5); prints tool / bare. Goal: <= 3.
+ * Alternating which goes first, medians of `rounds` (>= 5); prints tool / bare. Goal: <= 3. With `--baseline DIR`
+ * the same run of the baseline checkout's CLI (another clone with its node_modules, e.g. main) takes part in every
+ * round too (before/after in one run, against the same server and bare script).
  *
  * With `--suite BASELINE_DIR` it also times the full `npm run conformance` (`node bin/ftf-conformance.mjs run`,
  * embedded reference, default workers) paired: each round runs the baseline checkout (another clone with its
  * node_modules, e.g. main) and this one, alternating which goes first; prints the median of each and the ratio.
  *
- *   npx tsx bench/startup.ts [--rounds N] [--grep RE] [--suite BASELINE_DIR [--suite-rounds N]]
+ *   npx tsx bench/startup.ts [--rounds N] [--grep RE] [--baseline DIR] [--suite BASELINE_DIR [--suite-rounds N]]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -69,9 +71,21 @@ function expectExit(label: string, r: ProcessTime & { output: string }, codes: n
   return { wallMs: r.wallMs, cpuMs: r.cpuMs, exitCode: r.exitCode };
 }
 
+/**
+ * `run` leaves the Allure HTML to a background child (src/cli/pipeline.ts): not part of the timed process,
+ * but the next measurement must not share the CPU with it. Waits (untimed) until its log says it ended.
+ */
+async function backgroundReportDone(reports: string, boundMs = 300_000): Promise<void> {
+  const log = join(reports, 'allure-report.log');
+  const until = Date.now() + boundMs;
+  while (existsSync(log) && readFileSync(log, 'utf8').trim() === '' && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+}
+
 export interface StartupResult {
   bare: ProcessTime[];
   tool: ProcessTime[];
+  /** The baseline checkout's CLI (--baseline), when given. */
+  baseline?: ProcessTime[];
   /** tool / bare, medians of wall time; cpuRatio the same of CPU time (less sensitive to other load). */
   ratio: number;
   cpuRatio: number;
@@ -79,7 +93,7 @@ export interface StartupResult {
   loadAfter: string;
 }
 
-export async function startup(rounds = 5, grep = '^amounts\\.indication-get:'): Promise<StartupResult> {
+export async function startup(rounds = 5, grep = '^amounts\\.indication-get:', baselineDir?: string): Promise<StartupResult> {
   const loadBefore = load();
   const server = await startServerChild(0);
   const reports = mkdtempSync(join(tmpdir(), 'ftf-startup-'));
@@ -87,23 +101,26 @@ export async function startup(rounds = 5, grep = '^amounts\\.indication-get:'): 
     const env = cleanEnv({ ...server.info.env, FTF_REPORTS_DIR: reports });
     const bareRun = async (): Promise<ProcessTime> => expectExit('bare script', await timeProcess([join(REPO_ROOT, 'bench/lib/bare-one.mjs')], env), [0]);
     const profile = join(REPO_ROOT, 'fixtures/targets/reference.yaml');
-    const toolRun = async (): Promise<ProcessTime> =>
-      expectExit('ftf-conformance run', await timeProcess([join(REPO_ROOT, 'bin/ftf-conformance.mjs'), 'run', '--target', profile, '--grep', grep, '--workers', '1'], env), [0]);
+    const cliRun = async (root: string): Promise<ProcessTime> => {
+      rmSync(join(reports, 'allure-report.log'), { force: true });
+      const r = expectExit(`ftf-conformance run (${root})`, await timeProcess([join(root, 'bin/ftf-conformance.mjs'), 'run', '--target', profile, '--grep', grep, '--workers', '1'], env, root), [0]);
+      await backgroundReportDone(reports);
+      return r;
+    };
+    const toolRun = (): Promise<ProcessTime> => cliRun(REPO_ROOT);
     // One warm-up of each (file cache), not counted.
     await bareRun();
     await toolRun();
     const bare: ProcessTime[] = [];
     const tool: ProcessTime[] = [];
+    const baseline: ProcessTime[] = [];
+    const sides: Array<() => Promise<void>> = [async () => void bare.push(await bareRun()), async () => void tool.push(await toolRun())];
+    if (baselineDir) sides.push(async () => void baseline.push(await cliRun(baselineDir)));
     for (let i = 0; i < rounds; i++) {
-      if (i % 2 === 0) {
-        bare.push(await bareRun());
-        tool.push(await toolRun());
-      } else {
-        tool.push(await toolRun());
-        bare.push(await bareRun());
-      }
+      // Rotate which side goes first.
+      for (let k = 0; k < sides.length; k++) await sides[(i + k) % sides.length]!();
     }
-    return { bare, tool, ratio: medianOf(tool, 'wallMs') / medianOf(bare, 'wallMs'), cpuRatio: medianOf(tool, 'cpuMs') / medianOf(bare, 'cpuMs'), loadBefore, loadAfter: load() };
+    return { bare, tool, ...(baselineDir ? { baseline } : {}), ratio: medianOf(tool, 'wallMs') / medianOf(bare, 'wallMs'), cpuRatio: medianOf(tool, 'cpuMs') / medianOf(bare, 'cpuMs'), loadBefore, loadAfter: load() };
   } finally {
     await server.close();
     rmSync(reports, { recursive: true, force: true });
@@ -115,6 +132,7 @@ export function printStartup(r: StartupResult): void {
   console.log('start-up, one scenario (one token request + one GET) as a whole process, external reference server');
   console.log(`  bare undici script: wall ${ms(r.bare, 'wallMs')}; CPU ${ms(r.bare, 'cpuMs')}`);
   console.log(`  ftf-conformance run --grep (1 worker, every reporter): wall ${ms(r.tool, 'wallMs')}; CPU ${ms(r.tool, 'cpuMs')}`);
+  if (r.baseline) console.log(`  baseline checkout's run: wall ${ms(r.baseline, 'wallMs')}; CPU ${ms(r.baseline, 'cpuMs')}; ratio to bare ${(medianOf(r.baseline, 'wallMs') / medianOf(r.bare, 'wallMs')).toFixed(2)} wall, ${(medianOf(r.baseline, 'cpuMs') / medianOf(r.bare, 'cpuMs')).toFixed(2)} CPU`);
   console.log(`  ratio ${r.ratio.toFixed(2)} wall ${r.ratio <= 3 ? 'OK' : 'ABOVE GOAL'} (goal <= 3), ${r.cpuRatio.toFixed(2)} CPU; load average ${r.loadBefore} before, ${r.loadAfter} after`);
 }
 
@@ -161,7 +179,7 @@ export function printSuitePair(r: SuitePair, baselineDir: string): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values: v } = parseArgs({ options: { rounds: { type: 'string' }, grep: { type: 'string' }, suite: { type: 'string' }, 'suite-rounds': { type: 'string' } } });
-  printStartup(await startup(Number(v.rounds ?? 5), v.grep));
+  const { values: v } = parseArgs({ options: { rounds: { type: 'string' }, grep: { type: 'string' }, baseline: { type: 'string' }, suite: { type: 'string' }, 'suite-rounds': { type: 'string' } } });
+  printStartup(await startup(Number(v.rounds ?? 5), v.grep, v.baseline ? resolve(v.baseline) : undefined));
   if (v.suite) printSuitePair(await suitePair(resolve(v.suite), Number(v['suite-rounds'] ?? 3)), resolve(v.suite));
 }
