@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
+import { specDir } from '../src/harness/spec/clauses.js';
 import { median, startServerChild } from './lib/children.js';
 
 export interface ProcessTime {
@@ -45,11 +46,14 @@ function childrenCpuMs(): number {
 const medianOf = (xs: ProcessTime[], k: 'wallMs' | 'cpuMs'): number => median(xs.map((x) => x[k]));
 const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' ');
 
-/** Every FTF_* variable of this process is dropped: each side gets exactly the environment it is given. */
+/**
+ * Every FTF_* variable of this process is dropped: each side gets exactly the environment it is given, plus
+ * this checkout's spec folder (a baseline clone elsewhere would not find ../shared/spec beside it).
+ */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FTF_') && k !== 'CI') env[k] = v;
-  return { ...env, ...extra };
+  return { ...env, FTF_SPEC_DIR: specDir(), ...extra };
 }
 
 /** One whole process, spawn to exit; its output is kept and shown only when it fails. */
