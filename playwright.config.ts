@@ -21,7 +21,7 @@ import { profileTimeouts, REFERENCE_PROFILE, resolveTargetFile } from './src/har
 import { fileURLToPath } from 'node:url';
 import { sharedTargetProjects } from './src/harness/shared-phases.js';
 import { exclusiveReasons } from './src/harness/scenario/isolation.js';
-import { loadScenarioSuite } from './src/harness/scenario/load.js';
+import { loadScenarioSuiteOnce } from './src/harness/scenario/suite-cache.js';
 import { PROPERTY_TESTS } from './src/harness/properties/catalogue.js';
 
 const ci = Boolean(process.env.CI);
@@ -58,7 +58,7 @@ const timeouts = profileTimeouts(shared ? resolveTargetFile(process.env) : REFER
 // scenario runs in one of the two phases, and the @exclusive ones run one at a time.
 const tests = (countScenarioFiles(specsDir) + PROPERTY_TESTS.length) * (shared ? 1 : projects.length);
 const serial = shared
-  ? loadScenarioSuite(specsDir).scenarios.filter((s) => exclusiveReasons(s).length > 0).length + PROPERTY_TESTS.filter((p) => p.tags.includes('@exclusive')).length
+  ? loadScenarioSuiteOnce(specsDir).scenarios.filter((s) => exclusiveReasons(s).length > 0).length + PROPERTY_TESTS.filter((p) => p.tags.includes('@exclusive')).length
   : 0;
 
 export default defineConfig({

@@ -1,15 +1,16 @@
 /**
  * `npm run bench`: every benchmark of docs/performance.md, one after the other, each printing its ratio
  * against a baseline measured in the same run. Select some with arguments:
- *   npx tsx bench/run-all.ts [overhead] [scale] [suite] [validation] [walk]
+ *   npx tsx bench/run-all.ts [overhead] [scale] [suite] [validation] [walk] [startup]
  */
 import { engineOverhead, printOverhead } from './engine-overhead.js';
 import { printScale, scale } from './scale.js';
 import { printSuiteWall, suiteWall } from './suite-wall.js';
 import { printValidation, validationThroughput } from './validation.js';
 import { printRealWalk, realWalk } from './real-walk.js';
+import { printStartup, startup } from './startup.js';
 
-const all = ['overhead', 'scale', 'suite', 'validation', 'walk'];
+const all = ['overhead', 'scale', 'suite', 'validation', 'walk', 'startup'];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const c of chosen) if (!all.includes(c)) throw new Error(`unknown benchmark ${c} (known: ${all.join(', ')})`);
 console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
@@ -19,3 +20,4 @@ if (chosen.includes('scale')) printScale(await scale());
 if (chosen.includes('suite')) printSuiteWall(await suiteWall());
 // FTF_BENCH_WALK_EVENTS=100000 for a quick run (default 1M, the issue's bound).
 if (chosen.includes('walk')) printRealWalk(await realWalk(Number(process.env.FTF_BENCH_WALK_EVENTS ?? 1_000_000)));
+if (chosen.includes('startup')) printStartup(await startup());

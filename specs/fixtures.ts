@@ -26,7 +26,7 @@ import { markStep, outcomeFromError, type Evidence } from '../src/harness/report
 import { encodeOutcome } from '../src/harness/report/outcome.js';
 import { versionSink } from '../src/harness/report/implementation.js';
 import type { Exchange, ExchangeSink, RecordingSummary } from '../src/harness/http/types.js';
-import { loadScenarioSuite } from '../src/harness/scenario/load.js';
+import { loadScenarioSuiteOnce } from '../src/harness/scenario/suite-cache.js';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
 import type { SchemaRegistry } from '../src/harness/schemas/types.js';
 import { withMutationGuard } from '../src/harness/target/capabilities.js';
@@ -98,7 +98,7 @@ const FIXTURE_SETUP_SLACK_MS = 30_000;
 let needsById: Map<string, readonly Capability[]> | undefined;
 /** A scenario's needs by id (loaded once per worker, only for production targets). */
 function scenarioNeeds(id: string): readonly Capability[] {
-  needsById ??= new Map(loadScenarioSuite(process.env.FTF_SPECS_DIR ?? SPECS_DIR).scenarios.map((s) => [s.id, s.needs]));
+  needsById ??= new Map(loadScenarioSuiteOnce(process.env.FTF_SPECS_DIR ?? SPECS_DIR).scenarios.map((s) => [s.id, s.needs]));
   return needsById.get(id) ?? [];
 }
 

@@ -38,6 +38,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_REFERENCE_FAULT', text: 'the fault a `selftest` pass injects into the embedded reference', internal: true },
   { name: 'FTF_REFERENCE_EVENTS', text: 'synthetic events the embedded reference is seeded with', internal: true },
   { name: 'FTF_MUTATION_PLAN', text: 'the JSON plan file of a `selftest` pass', internal: true },
+  { name: 'FTF_SCENARIO_CACHE', text: 'the scenario catalogue the run parsed once, for its workers (scenario/suite-cache.ts)', internal: true },
 ];
 
 export function envVar(name: string): EnvVar {

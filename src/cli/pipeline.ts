@@ -3,13 +3,16 @@
  * JUnit XML (junit.xml, from the same verdicts), the console summary, Allure environment/categories and the
  * Allure HTML. Shared by `run` and `certify`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { buildAllureReport } from '../harness/report/allure-report.js';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { buildAllureReport, requireAllureCli } from '../harness/report/allure-report.js';
 import { harnessIdentity } from '../harness/report/certificate.js';
 import { writeAllureSupportFiles } from '../harness/report/allure.js';
 import { loadClauseCatalogue, type ClauseCatalogue } from '../harness/spec/clauses.js';
 import { reportPaths } from '../harness/report/paths.js';
+import { PACKAGED, REPO_ROOT } from '../harness/repo-root.js';
+import { addToDigestFile, DIGESTS_FILE } from '../harness/report/secret-digests.js';
 import { describeImplementation, implementationVersion } from '../harness/report/implementation.js';
 import { writeJunit } from '../harness/report/junit.js';
 import { readPlaywrightReport, scenariosOf, testResults } from '../harness/report/scenario-results.js';
@@ -169,6 +172,40 @@ export function publishAllure(
     const r = buildAllureReport();
     return [`Allure report: ${r.index} (history: ${r.historyFile})`, ...r.notes.map((n) => `note   ${n}`)].join('\n');
   } catch (e) {
-    return `Allure report not built (the verdict stands): ${e instanceof FtfError ? e.describe() : (e as Error).message}`;
+    return notBuilt(e);
+  }
+}
+
+const notBuilt = (e: unknown): string => `Allure report not built (the verdict stands): ${e instanceof FtfError ? e.describe() : (e as Error).message}`;
+
+/** Where the background build writes its output (the CLI has exited by then). */
+export const ALLURE_LOG = 'allure-report.log';
+
+/**
+ * `run`'s default: the Allure HTML is built after the verdict is printed and the exit code is decided, by a
+ * detached `ftf-conformance report --scan` that outlives the CLI (the CLI does not wait for it). The HTML
+ * is a rendering of allure-results, which the run's leak scan has already searched; the child searches the HTML
+ * again with the run's digests (reports/secret-digests.json, to which the CLI adds its own secrets' digests,
+ * never a value) and deletes it on a hit. An earlier run's HTML is removed first, so it never passes for this one.
+ */
+export function startAllureInBackground(secretValues: readonly string[]): string {
+  const paths = reportPaths();
+  rmSync(paths.allureReport, { recursive: true, force: true });
+  try {
+    // Said now, like a foreground build would, rather than only in the log.
+    requireAllureCli();
+  } catch (e) {
+    return notBuilt(e);
+  }
+  addToDigestFile(join(paths.root, DIGESTS_FILE), secretValues);
+  const bin = resolve(REPO_ROOT, PACKAGED ? '..' : '.', 'bin', 'ftf-conformance.mjs');
+  const log = join(paths.root, ALLURE_LOG);
+  const fd = openSync(log, 'w');
+  try {
+    const child = spawn(process.execPath, [bin, 'report', '--scan'], { cwd: process.cwd(), env: { ...process.env, FTF_REPORTS_DIR: paths.root }, detached: true, stdio: ['ignore', fd, fd] });
+    child.unref();
+    return `Allure report: building in the background (pid ${child.pid}): ${join(paths.allureReport, 'index.html')}; log ${log} (--wait-report builds it before exiting)`;
+  } finally {
+    closeSync(fd);
   }
 }

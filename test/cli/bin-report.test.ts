@@ -6,6 +6,7 @@ import { after, test } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { writeAllureSupportFiles } from '../../src/harness/report/allure.js';
 import { historyRuns, runKey } from '../../src/harness/report/allure-history.js';
+import { addToDigestFile, DIGESTS_FILE } from '../../src/harness/report/secret-digests.js';
 import { cli, FIXTURES, scratch } from './helpers.js';
 
 const dir = scratch('ftf-cli-bin-');
@@ -85,4 +86,29 @@ test('report keeps one history per target (name + base URL) and one trend point 
   const r = await cli('report', '--results', b1, '--out', join(dir, 'out-per-target'), '--history', history);
   assert.match(r.out, /^note .*history\.jsonl \(one history for every target/m);
   assert.deepEqual(historyRuns(fileB), [runKey(b1)]);
+});
+
+test('report --scan (how `run` builds its HTML in the background) deletes an HTML that holds a secret of the run and exits 3', async () => {
+  const reports = join(dir, 'scan-reports');
+  mkdirSync(reports, { recursive: true });
+  const previous = process.env.FTF_REPORTS_DIR;
+  process.env.FTF_REPORTS_DIR = reports;
+  try {
+    // The report title lands in the HTML: planted there, it stands for a secret the redaction missed.
+    const planted = 'planted-canary-7Qx9vR2m';
+    const args = ['report', '--scan', '--results', join(FIXTURES, 'allure-results'), '--name', `FTF ${planted}`];
+    const clean = await cli(...args);
+    assert.equal(clean.code, 0, clean.err);
+    assert.match(clean.out, /searched for secrets/);
+    assert.ok(existsSync(join(reports, 'allure-report', 'index.html')));
+    addToDigestFile(join(reports, DIGESTS_FILE), [planted]);
+    const leaked = await cli(...args);
+    assert.equal(leaked.code, 3, leaked.err);
+    assert.match(leaked.err, /FTF_E_SECRET_LEAK/);
+    assert.doesNotMatch(leaked.err + leaked.out, new RegExp(planted));
+    assert.equal(existsSync(join(reports, 'allure-report')), false, 'the leaking HTML is deleted');
+  } finally {
+    if (previous === undefined) delete process.env.FTF_REPORTS_DIR;
+    else process.env.FTF_REPORTS_DIR = previous;
+  }
 });

@@ -73,7 +73,8 @@ test(`canary: no secret or issued token leaks from a run against a hostile targe
   let run: CliRun;
   try {
     run = await runCli(
-      ['run', '--grep', CANARY_GREP, '--', `--workers=${WORKERS}`, `--output=${join(dir, 'test-results')}`],
+      // --wait-report: the Allure HTML is built (and searched) before the CLI exits, so this test can search it too.
+      ['run', '--wait-report', '--grep', CANARY_GREP, '--', `--workers=${WORKERS}`, `--output=${join(dir, 'test-results')}`],
       { ...hostileEnv(stub.url, secrets), FTF_REPORTS_DIR: join(dir, 'reports') },
       OUTER_MS,
     );

@@ -1,5 +1,10 @@
 /** `report`: builds the Allure HTML from reports/allure-results (Allure 3 CLI), keeping a history per target for trends. Opens nothing. */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildAllureReport } from '../../harness/report/allure-report.js';
+import { assertNoLeaks, filesUnder } from '../../harness/report/leak-scan.js';
+import { reportPaths } from '../../harness/report/paths.js';
+import { DIGESTS_FILE, readDigestFile } from '../../harness/report/secret-digests.js';
 import { parse } from '../args.js';
 import type { Command } from './types.js';
 
@@ -16,6 +21,7 @@ export const reportCommand: Command = {
       { flag: '--history', value: 'DIR', text: 'history folder kept between runs (one <target slug>-<hash>.jsonl per target, last 30 runs each)', default: 'reports/allure-history' },
       { flag: '--name', value: 'NAME', text: 'report title' },
       { flag: '--multi-file', text: 'a folder of files instead of one self-contained index.html' },
+      { flag: '--scan', text: "search the HTML for the last run's secrets (reports/secret-digests.json) and delete it on a hit (exit 3); `run` builds its HTML this way in the background" },
     ],
     env: ['FTF_REPORTS_DIR', 'FTF_CLAUSE_URL'],
     examples: [{ text: 'rebuild the HTML of the last run', command: 'ftf-conformance report' }],
@@ -27,6 +33,7 @@ export const reportCommand: Command = {
       history: { type: 'string' },
       name: { type: 'string' },
       'multi-file': { type: 'boolean' },
+      scan: { type: 'boolean' },
     });
     const r = buildAllureReport({
       ...(v.results ? { resultsDir: v.results } : {}),
@@ -35,7 +42,15 @@ export const reportCommand: Command = {
       ...(v.name ? { name: v.name } : {}),
       singleFile: !(v['multi-file'] ?? false),
     });
-    console.log(`Allure report: ${r.index} (history: ${r.historyFile})`);
+    if (v.scan) {
+      try {
+        assertNoLeaks(filesUnder([r.outDir]), { digests: readDigestFile(join(reportPaths().root, DIGESTS_FILE)) });
+      } catch (e) {
+        rmSync(r.outDir, { recursive: true, force: true });
+        throw e;
+      }
+    }
+    console.log(`Allure report: ${r.index} (history: ${r.historyFile})${v.scan ? ', searched for secrets' : ''}`);
     for (const n of r.notes) console.log(`note   ${n}`);
     return 0;
   },

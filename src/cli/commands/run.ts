@@ -6,14 +6,14 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DIGESTS_FILE } from '../../harness/report/secret-digests.js';
 import { FtfError } from '../../shared/errors.js';
-import { assertRunLeakFree, outputDirOf } from '../../harness/report/leak-scan.js';
+import { assertRunLeakFree, cliSecretValues, outputDirOf } from '../../harness/report/leak-scan.js';
 import { reportPaths } from '../../harness/report/paths.js';
 import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
 import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js';
 import { resolveTargetFile } from '../../harness/target/load.js';
 import { oneOf, parse, passthroughArgs, regExpFlag, shardFlag, UsageError, workersFlag } from '../args.js';
-import { evaluateRun, formatSummary, publishAllure, type Evaluation } from '../pipeline.js';
+import { evaluateRun, formatSummary, publishAllure, startAllureInBackground, type Evaluation } from '../pipeline.js';
 import { playwright, playwrightArgs, playwrightEnv, type PlaywrightSelection } from '../playwright.js';
 import { BLOB_DIR, writeShardManifest } from '../../harness/report/shards.js';
 import { isFiltered } from '../../harness/scenario/selection.js';
@@ -31,17 +31,19 @@ export const RUN_OPTIONS = {
   waivers: { type: 'string' },
   'allow-mutations': { type: 'boolean' },
   'no-report': { type: 'boolean' },
+  'wait-report': { type: 'boolean' },
   'evaluate-only': { type: 'boolean' },
   workers: { type: 'string' },
 } as const;
 
 /** Flags run and certify share (help data; src/cli/help.ts renders it). */
 export const TARGET_FLAG: FlagHelp = { flag: '--target', value: 'FILE', text: 'target profile (docs/target-profiles.md)', default: 'fixtures/targets/reference.yaml, the embedded reference server', env: 'FTF_TARGET' };
-export const SUITE_FLAGS: Record<'failOn' | 'waivers' | 'allowMutations' | 'noReport' | 'evaluateOnly' | 'workers', FlagHelp> = {
+export const SUITE_FLAGS: Record<'failOn' | 'waivers' | 'allowMutations' | 'noReport' | 'waitReport' | 'evaluateOnly' | 'workers', FlagHelp> = {
   failOn: { flag: '--fail-on', value: 'must|should', text: '`should` makes should-level warnings fail the run', default: 'must' },
   waivers: { flag: '--waivers', value: 'FILE', text: 'waivers file (see Waivers); a named file that does not exist exits 2', default: '<profile dir>/<profile basename>.waivers.yaml' },
   allowMutations: { flag: '--allow-mutations', text: 'the second opt-in (with `allow_mutations: true` in the profile) for mutating a production target' },
   noReport: { flag: '--no-report', text: 'do not build the Allure HTML (its environment and categories files are still written)' },
+  waitReport: { flag: '--wait-report', text: 'build the Allure HTML before exiting (by default `run` builds it in the background after the verdict, and exits without waiting)' },
   evaluateOnly: { flag: '--evaluate-only', text: 'run nothing: evaluate an existing reports/results.json (after `playwright merge-reports`)' },
   workers: { flag: '--workers', value: 'N', text: 'Playwright workers, an integer from 1 to 99', default: '2', env: 'FTF_WORKERS' },
 };
@@ -67,7 +69,8 @@ export async function runSuite(
     allowMutations: boolean;
     certification: boolean;
     evaluateOnly: boolean;
-    report: boolean;
+    /** Build the Allure HTML: true before returning, 'background' after the verdict and the leak scan (`run`). */
+    report: boolean | 'background';
     workers?: string;
     /** `merge`: the merged shards' own filter state and problems (missing shards...). */
     filtered?: boolean;
@@ -112,20 +115,23 @@ export async function runSuite(
     console.log(formatSummary(evaluation.summary));
     if (evaluation.summary.overall === 'nothing-tested' && filtered && evaluation.summary.problems.length === 0) console.log(`${command}: the selection (--grep/--tag/--shard) matched no runnable scenario`);
     const note = publishAllure(open.target, evaluation.catalogue, {
-      build: opts.report,
+      build: opts.report === true,
       embedded: open.embedded,
       ...(evaluation.summary.implementation ? { implementation: evaluation.summary.implementation } : {}),
     });
     if (note) console.log(note);
     // Every file this run wrote, Allure HTML included, is searched for the run's secrets: a hit is a harness bug (exit 3).
+    const basic = Object.values(open.target.credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : []));
     assertRunLeakFree({
       reportsRoot: paths.root,
       outputDir: outputDirOf(opts.selection.extra ?? [], REPO_ROOT),
       secrets: open.secrets,
-      basic: Object.values(open.target.credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : [])),
+      basic,
       // --evaluate-only re-reads an earlier run's files: all of them are this verdict's reports.
       ...(opts.evaluateOnly ? {} : { since: Date.parse(startedAt) }),
     });
+    // The verdict and the exit code are decided: the HTML (searched by the child itself) does not delay them.
+    if (opts.report === 'background') console.log(startAllureInBackground(cliSecretValues(open.secrets, basic)));
     return { open, evaluation, startedAt, finishedAt, exitCode: exitCodeFor(evaluation.summary) };
   } catch (e) {
     await open.close();
@@ -136,7 +142,7 @@ export async function runSuite(
 export const runCommand: Command = {
   summary: 'run the conformance suite against a target (default: the embedded reference server)',
   help: {
-    description: 'Runs the YAML scenarios and the paging properties with Playwright, then prints the verdicts and writes reports/ (results.json, junit.xml, verdicts.json, outcomes.json, Allure results and HTML). '
+    description: 'Runs the YAML scenarios and the paging properties with Playwright, then prints the verdicts and writes reports/ (results.json, junit.xml, verdicts.json, outcomes.json, Allure results; the Allure HTML in the background after the verdict, see --wait-report). '
       + 'Flags, the profile and the waivers file are checked before any server or Playwright starts; then base_url and auth_url are probed. '
       + 'Exit 0 conformant, 1 non-conformant, 2 nothing tested or could not start, 3 internal error.',
     flags: [
@@ -146,6 +152,7 @@ export const runCommand: Command = {
       SUITE_FLAGS.waivers,
       SUITE_FLAGS.allowMutations,
       SUITE_FLAGS.noReport,
+      SUITE_FLAGS.waitReport,
       SUITE_FLAGS.evaluateOnly,
       SUITE_FLAGS.workers,
       { flag: '--', value: 'PLAYWRIGHT ARGS', text: 'passed to `playwright test` unchanged, only: --retries N, --repeat-each N, --max-failures N, -x, --workers N/-j N, --project NAME, --grep RE/-g, --grep-invert RE/-G, --output DIR, --fail-on-flaky-tests, --forbid-only, --fully-parallel, --last-failed, --pass-with-no-tests, --quiet, --shuffle [SEED], --list, --no-deps; anything else exits 2' },
@@ -171,7 +178,7 @@ export const runCommand: Command = {
       allowMutations: v['allow-mutations'] ?? false,
       certification: false,
       evaluateOnly: v['evaluate-only'] ?? false,
-      report: !(v['no-report'] ?? false),
+      report: v['no-report'] ? false : v['wait-report'] ? true : 'background',
       ...(workers ? { workers } : {}),
     });
     await suite.open.close();

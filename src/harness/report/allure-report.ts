@@ -65,13 +65,7 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
   };
   const configFile = join(historyDir, `${key}.allurerc.json`);
   writeFileSync(configFile, JSON.stringify(config, null, 2));
-  const cli = allureCli();
-  // The Allure CLI is a devDependency: a production install (npm ci --omit=dev) has no HTML report, only the results.
-  if (!existsSync(cli)) {
-    throw new FtfError('FTF_E_ALLURE_MISSING', `the Allure CLI is not installed (${cli} is missing; it is a devDependency)`, {
-      hint: 'install it with `npm install --no-save allure` (or a full `npm ci`); the allure-results folder is complete without it',
-    });
-  }
+  const cli = requireAllureCli();
   const run = runKey(resultsDir);
   const before = forgetRun(historyFile, run);
   const r = spawnSync(process.execPath, [cli, 'generate', resultsDir, '--config', configFile, '--output', outDir], {
@@ -89,6 +83,18 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
   writeFileSync(index, withoutAnalytics(readFileSync(index, 'utf8')));
   const legacy = legacyHistoryNote(historyDir);
   return { outDir, index, historyFile, label, notes: legacy ? [legacy] : [] };
+}
+
+/** The Allure CLI's cli.js; FTF_E_ALLURE_MISSING when it is not installed (checked before a background build starts too). */
+export function requireAllureCli(): string {
+  const cli = allureCli();
+  // The Allure CLI is a devDependency: a production install (npm ci --omit=dev) has no HTML report, only the results.
+  if (!existsSync(cli)) {
+    throw new FtfError('FTF_E_ALLURE_MISSING', `the Allure CLI is not installed (${cli} is missing; it is a devDependency)`, {
+      hint: 'install it with `npm install --no-save allure` (or a full `npm ci`); the allure-results folder is complete without it',
+    });
+  }
+  return cli;
 }
 
 /**

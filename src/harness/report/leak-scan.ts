@@ -91,6 +91,11 @@ export function assertNoLeaks(files: string[], options: LeakScanOptions): void {
   });
 }
 
+/** The secrets the CLI holds itself and their Basic credentials: what the run's scan adds to the workers' digests. */
+export function cliSecretValues(secrets: readonly string[], basic: ReadonlyArray<{ clientId: string; secret: string }> = []): string[] {
+  return [...secrets, ...basic.map((b) => Buffer.from(`${b.clientId}:${b.secret}`, 'utf8').toString('base64'))];
+}
+
 /** Playwright's output folder of a run: `--output` among the extra arguments, else the config's test-results. */
 export function outputDirOf(extraArgs: readonly string[], repoRoot: string): string {
   for (let i = 0; i < extraArgs.length; i++) {
@@ -109,7 +114,7 @@ export function outputDirOf(extraArgs: readonly string[], repoRoot: string): str
  */
 export function assertRunLeakFree(opts: { reportsRoot: string; outputDir: string; secrets: readonly string[]; basic?: ReadonlyArray<{ clientId: string; secret: string }>; since?: number }): number {
   const digests = readDigestFile(join(opts.reportsRoot, DIGESTS_FILE));
-  digests.addValues([...opts.secrets, ...(opts.basic ?? []).map((b) => Buffer.from(`${b.clientId}:${b.secret}`, 'utf8').toString('base64'))]);
+  digests.addValues(cliSecretValues(opts.secrets, opts.basic));
   // File times can trail the clock by a filesystem tick: a second of slack keeps every file of this run.
   const since = opts.since;
   const files = filesUnder([opts.reportsRoot, opts.outputDir]).filter((f) => since === undefined || statSync(f).mtimeMs >= since - 1000);

@@ -11,7 +11,8 @@
  * for the post-run leak scan.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export const DIGEST_MARKER = '##ftf-secret-digests ';
 /** Name of the digests file in the reports folder (playwright.config.ts passes the same to the reporter). */
@@ -186,6 +187,14 @@ export function readDigestFile(file: string): DigestSet {
   } catch {
     return new DigestSet();
   }
+}
+
+/** Adds the digests of known values (every spelling; never a value) to a digests file, for a later scan in another process. */
+export function addToDigestFile(file: string, values: Iterable<string>): void {
+  const all = readDigestFile(file);
+  all.addValues(values);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(all.toJSON()));
 }
 
 const announced = new Set<string>();

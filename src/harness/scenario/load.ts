@@ -77,7 +77,7 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
  * The step-group folder for a scenario folder: `<dir>/_steps`, else the nearest parent's, so that running one
  * family (FTF_SPECS_DIR=specs/token) still resolves `use:` groups from specs/_steps.
  */
-function findStepsDir(root: string): string {
+export function findStepsDir(root: string): string {
   for (let d = root; ; d = dirname(d)) {
     const candidate = join(d, STEPS_DIR);
     if (existsSync(candidate)) return candidate;
@@ -247,7 +247,7 @@ function paramDefaults(params: string[] | Record<string, unknown> | undefined): 
   return Object.fromEntries(Object.entries(params ?? {}).map(([k, v]) => [k, v === null ? undefined : v]));
 }
 
-function yamlFiles(dir: string): string[] {
+export function yamlFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     const full = join(dir, name);

@@ -20,7 +20,8 @@ import { basename, dirname, relative, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { PROPERTY_TESTS, type PropertyTest } from '../properties/catalogue.js';
 import { EXCLUSIVE_TAG, exclusiveReasons } from './isolation.js';
-import { loadScenarioSuite, type ScenarioProblem, type ScenarioSuite } from './load.js';
+import type { ScenarioProblem, ScenarioSuite } from './load.js';
+import { loadScenarioSuiteOnce } from './suite-cache.js';
 import type { Scenario } from './types.js';
 
 export interface SelectionFlags {
@@ -118,6 +119,6 @@ export const isFiltered = (flags: SelectionFlags): boolean => Boolean(flags.grep
  * tests: what `list`/`doctor`/`coverage` show and what the spec files declare in a run.
  */
 export function loadSelection(dir: string, flags: SelectionFlags): Selected<PropertyTest> & { suite: ScenarioSuite } {
-  const suite = loadScenarioSuite(dir);
+  const suite = loadScenarioSuiteOnce(dir);
   return { ...selectCatalogue(suite, resolve(dir), flags, PROPERTY_TESTS), suite };
 }
