@@ -4,7 +4,7 @@
  * Allure HTML. Shared by `run` and `certify`.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildAllureReport, requireAllureCli } from '../harness/report/allure-report.js';
 import { harnessIdentity } from '../harness/report/certificate.js';
