@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-function child(file: string, args: string[], execArgv: string[] = []): ChildProcess {
-  return fork(join(HERE, file), args, { execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function child(file: string, args: string[], execArgv: string[] = [], env: Record<string, string> = {}): ChildProcess {
+  return fork(join(HERE, file), args, { execArgv: ['--import', 'tsx', ...execArgv], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
 function nextMessage<T>(c: ChildProcess): Promise<T> {
@@ -20,6 +20,8 @@ export interface ServerInfo {
   /** URLs and the generated secrets under the reference profile's variable names (src/embedded/launch.ts). */
   env: Record<string, string>;
   head: number;
+  /** API path of one of alice's holdings (GET /holding/{entity_code}/{holding_uid}). */
+  holding: string;
 }
 
 export interface BenchServer {
@@ -53,9 +55,9 @@ export interface Traversal {
   maxRssMiB: number;
 }
 
-/** One traversal in a fresh harness process. */
-export async function traverse(mode: 'engine' | 'bare', info: ServerInfo, execArgv: string[] = []): Promise<Traversal> {
-  const c = child('traverse-child.ts', [mode], execArgv);
+/** One traversal in a fresh harness process; `env` adds to its environment (FTF_BENCH_SCENARIOS: another scenario folder). */
+export async function traverse(mode: 'engine' | 'bare', info: ServerInfo, execArgv: string[] = [], env: Record<string, string> = {}): Promise<Traversal> {
+  const c = child('traverse-child.ts', [mode], execArgv, env);
   const answer = nextMessage<Traversal & { error?: string }>(c);
   c.send(info);
   const r = await answer;
