@@ -6,15 +6,16 @@
  *   w1  one client_credentials token request + one GET of a holding (status and schema checked);
  *   w2  the token + 200 GETs of that holding, each checked for status 200 and against the Holding schema.
  * The workflow files are generated from bench/peers/workflows/ (bench/lib/workflows.ts). Each run is a new
- * process; whole process = spawn to exit, seen from here; in-tool = what the tool itself reports (ours: the
- * Playwright test's duration in results.json, the engine's runScenario time; Step CI: its "Time:" line;
- * Newman: run.timings of its JSON report; bare: token request to last GET). After one warm-up of the bare
+ * process; whole process = spawn to exit, seen from here, and the CPU of the tool's whole process tree in that
+ * time (bench/lib/children.ts, waitedChildrenCpuMs: the figure that holds when the machine is busy);
+ * in-tool = what the tool itself reports (ours: the Playwright test's duration in results.json, the engine's
+ * runScenario time; Step CI: its "Time:" line; Newman: run.timings of its JSON report; bare: token request
+ * to last GET). After one warm-up of the bare
  * script, each round runs every tool once, the order rotated by one each round; medians. Every figure is a
  * ratio against the bare script of the same workflow in the same run.
  *
  *   npx tsx bench/real-path.ts [rounds=3]
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -22,12 +23,13 @@ import { performance } from 'node:perf_hooks';
 import { Redactor } from '../src/harness/http/redactor.js';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
 import { loadTargetProfile, REFERENCE_PROFILE } from '../src/harness/target/load.js';
-import { flattenTests, type PlaywrightJson } from '../src/selftest/catalogue-run.js';
-import { median, startServerChild, traverse, type ServerInfo } from './lib/children.js';
+import { flattenTests, runBounded, type BoundedRun, type PlaywrightJson } from '../src/selftest/catalogue-run.js';
+import { median, startServerChild, traverse, waitedChildrenCpuMs, type ServerInfo } from './lib/children.js';
 import type { Benchmark, Figure } from './lib/summary.js';
 import { NEWMAN_COLLECTION, privateDir, writeProfile, writeWorkflow, type WorkflowFiles, type WorkflowTarget } from './lib/workflows.js';
 
 const PEERS = join(REPO_ROOT, 'bench', 'peers', 'node_modules');
+const PEER_RUN = join(REPO_ROOT, 'bench', 'lib', 'peer-run.mjs');
 const SECRET_ENV = 'FTF_PRIMARY_CLIENT_SECRET';
 /** Hang guard of one process (not a measurement bound). */
 const PROCESS_BOUND_MS = 600_000;
@@ -49,6 +51,8 @@ const PEER_ENTRY: Partial<Record<Tool, string>> = {
 
 export interface Sample {
   wallMs: number;
+  /** CPU (user + system) of the tool's whole process tree, from spawn to exit (waitedChildrenCpuMs). */
+  cpuMs: number;
   inToolMs: number;
 }
 export interface ToolRuns {
@@ -75,38 +79,8 @@ interface Context {
   redactor: Redactor;
 }
 
-interface Exit {
-  code: number | null;
-  wallMs: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** A node process in its own process group, killed with its children at the hang guard; wall = spawn to close. */
-function node(args: string[], env: NodeJS.ProcessEnv): Promise<Exit> {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const guard = setTimeout(() => {
-    if (child.pid !== undefined) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }, PROCESS_BOUND_MS);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, wallMs: performance.now() - started, stdout, stderr });
-    });
-  });
-}
+/** A measured process: `node <args>` in its own process group, killed with its children at the hang guard. */
+const node = (args: string[], env: NodeJS.ProcessEnv): Promise<BoundedRun> => runBounded(args, { env, timeoutMs: PROCESS_BOUND_MS });
 
 /** The environment of a measured process: ours without any FTF_* setting (the run names its own), no colours. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -116,12 +90,12 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** A failed run: its exit and the last lines of its output, through the redactor (the client secret is known to it). */
-function failure(tool: Tool, e: Exit, ctx: Context): Error {
+function failure(tool: Tool, e: BoundedRun, ctx: Context): Error {
   const tail = `${e.stdout}\n${e.stderr}`.split('\n').filter((l) => l.trim()).slice(-15).join('\n');
-  return new Error(`${TOOL_NAMES[tool]} failed (exit ${e.code}):\n${ctx.redactor.redactText(tail)}`);
+  return new Error(`${TOOL_NAMES[tool]} failed (exit ${e.exitCode}${e.killed ? ', killed at the hang guard' : ''}):\n${ctx.redactor.redactText(tail)}`);
 }
 
-async function once(tool: Tool, wf: WorkflowFiles, ctx: Context, run: number): Promise<Sample> {
+async function once(tool: Tool, wf: WorkflowFiles, ctx: Context, run: number): Promise<Omit<Sample, 'cpuMs'>> {
   const { target } = ctx;
   if (tool === 'engine') {
     const started = performance.now();
@@ -133,7 +107,7 @@ async function once(tool: Tool, wf: WorkflowFiles, ctx: Context, run: number): P
       BENCH_AUTH_URL: target.authUrl, BENCH_BASE_URL: target.baseUrl, BENCH_CLIENT_ID: target.clientId,
       BENCH_CLIENT_SECRET: target.clientSecret, BENCH_HOLDING_PATH: target.holdingPath, BENCH_GETS: String(wf.gets),
     }));
-    if (e.code !== 0) throw failure(tool, e, ctx);
+    if (e.exitCode !== 0) throw failure(tool, e, ctx);
     return { wallMs: e.wallMs, inToolMs: (JSON.parse(e.stdout.trim().split('\n').pop() ?? '{}') as { inToolMs: number }).inToolMs };
   }
   if (tool === 'cli') {
@@ -143,7 +117,7 @@ async function once(tool: Tool, wf: WorkflowFiles, ctx: Context, run: number): P
       cleanEnv({ FTF_SPECS_DIR: wf.specsDir, FTF_REPORTS_DIR: join(out, 'reports'), [SECRET_ENV]: target.clientSecret }),
     );
     try {
-      if (e.code !== 0) throw failure(tool, e, ctx);
+      if (e.exitCode !== 0) throw failure(tool, e, ctx);
       const results = JSON.parse(readFileSync(join(out, 'reports', 'results.json'), 'utf8')) as PlaywrightJson;
       const tests = flattenTests(results);
       if (tests.length !== 1 || tests[0]?.resultStatus !== 'passed') throw new Error(`the CLI ran ${tests.length} tests (${tests.map((t) => `${t.title}: ${t.resultStatus}`).join(', ')}), expected the one bench scenario, passed`);
@@ -152,23 +126,28 @@ async function once(tool: Tool, wf: WorkflowFiles, ctx: Context, run: number): P
       rmSync(out, { recursive: true, force: true });
     }
   }
-  const entry = PEER_ENTRY[tool] ?? '';
+  // The client secret goes to the peer as an argument added inside its process (bench/lib/peer-run.mjs).
+  const peer = (args: string[], extra: Record<string, string> = {}): Promise<BoundedRun> =>
+    node([PEER_RUN, PEER_ENTRY[tool] ?? '', ...args], cleanEnv({ ...extra, BENCH_CLIENT_SECRET: target.clientSecret }));
   if (tool === 'stepci') {
-    const e = await node([entry, 'run', wf.stepci], cleanEnv({ STEPCI_DISABLE_ANALYTICS: '1', XDG_CONFIG_HOME: join(ctx.dir, 'config') }));
+    const e = await peer(['-s', 'client_secret', 'run', wf.stepci], { STEPCI_DISABLE_ANALYTICS: '1', XDG_CONFIG_HOME: join(ctx.dir, 'config') });
     const time = /Time:\s+([\d.]+)s/.exec(e.stdout);
-    if (e.code !== 0 || !time) throw failure(tool, e, ctx);
+    if (e.exitCode !== 0 || !time) throw failure(tool, e, ctx);
     return { wallMs: e.wallMs, inToolMs: Number(time[1]) * 1000 };
   }
-  const report = join(ctx.dir, `newman-${run}.json`);
-  try {
-    const e = await node([entry, 'run', NEWMAN_COLLECTION, '-e', wf.newmanEnv, '--reporters', 'json', '--reporter-json-export', report], cleanEnv({}));
-    if (e.code !== 0) throw failure(tool, e, ctx);
-    const { run: r } = JSON.parse(readFileSync(report, 'utf8')) as { run: { timings: { started: number; completed: number }; stats: { requests: { total: number } } } };
-    if (r.stats.requests.total !== wf.gets + 1) throw new Error(`Newman sent ${r.stats.requests.total} requests, expected ${wf.gets + 1}`);
-    return { wallMs: e.wallMs, inToolMs: r.timings.completed - r.timings.started };
-  } finally {
-    rmSync(report, { force: true });
-  }
+  const e = await peer(['--env-var', 'client_secret', 'run', NEWMAN_COLLECTION, '-e', wf.newmanEnv, '--reporters', 'cli', '--color', 'off']);
+  const requests = /requests\s*│\s*(\d+)\s*│\s*(\d+)/.exec(e.stdout);
+  const duration = newmanDuration(e.stdout);
+  if (e.exitCode !== 0 || duration === undefined) throw failure(tool, e, ctx);
+  if (Number(requests?.[1]) !== wf.gets + 1) throw new Error(`Newman sent ${requests?.[1] ?? 'an unknown number of'} requests, expected ${wf.gets + 1}`);
+  return { wallMs: e.wallMs, inToolMs: duration };
+}
+
+/** Newman's cli reporter: "total run duration: 845ms" / "12.3s" / "1m 2.3s". */
+function newmanDuration(out: string): number | undefined {
+  const m = /total run duration:\s*(?:(\d+)m\s*)?(?:([\d.]+)s)?(?:([\d.]+)ms)?/.exec(out);
+  if (!m || !(m[1] || m[2] || m[3])) return undefined;
+  return Number(m[1] ?? 0) * 60_000 + Number(m[2] ?? 0) * 1000 + Number(m[3] ?? 0);
 }
 
 export async function realPath(rounds = 3, workflows: Array<{ name: string; gets: number }> = [{ name: 'w1', gets: 1 }, { name: 'w2', gets: 200 }]): Promise<RealPathResult> {
@@ -193,7 +172,11 @@ export async function realPath(rounds = 3, workflows: Array<{ name: string; gets
       const samples = new Map<Tool, Sample[]>(tools.map((t) => [t, []]));
       for (let i = 0; i < rounds; i++) {
         const order = tools.map((_, k) => tools[(k + i) % tools.length] as Tool);
-        for (const t of order) samples.get(t)?.push(await once(t, files, ctx, run++));
+        for (const t of order) {
+          const cpu0 = waitedChildrenCpuMs();
+          const s = await once(t, files, ctx, run++);
+          samples.get(t)?.push({ ...s, cpuMs: waitedChildrenCpuMs() - cpu0 });
+        }
       }
       out.push({
         name: w.name,
@@ -221,24 +204,25 @@ export function printRealPath(r: RealPathResult): void {
         continue;
       }
       const list = (k: keyof Sample): string => t.samples.map((s) => s[k].toFixed(0)).join(' / ');
-      console.log(`    ${TOOL_NAMES[t.tool].padEnd(24)} whole process ms ${list('wallMs')} (median ${med(t, 'wallMs').toFixed(0)}), in-tool ms ${list('inToolMs')} (median ${med(t, 'inToolMs').toFixed(0)}, ${ms(med(t, 'inToolMs') / (w.gets + 1))} per request)`);
+      console.log(`    ${TOOL_NAMES[t.tool].padEnd(24)} whole process ms ${list('wallMs')} (median ${med(t, 'wallMs').toFixed(0)}), its CPU ms ${list('cpuMs')} (median ${med(t, 'cpuMs').toFixed(0)}), in-tool ms ${list('inToolMs')} (median ${med(t, 'inToolMs').toFixed(0)}, ${ms(med(t, 'inToolMs') / (w.gets + 1))} per request)`);
     }
   }
 }
 
-/** Every figure as a ratio against the bare script of the same workflow: whole process, and in-tool for every workflow. */
+/** Every figure as a ratio against the bare script of the same workflow: whole process (wall and CPU) and in-tool. */
 export function realPathFigures(r: RealPathResult): Figure[] {
   const rows: Figure[] = [];
   for (const w of r.workflows) {
     const bare = w.tools.find((t) => t.tool === 'bare');
     if (!bare) continue;
     for (const t of w.tools.filter((x) => x.tool !== 'bare')) {
-      for (const k of ['wallMs', 'inToolMs'] as const) {
-        const what = k === 'wallMs' ? 'whole process' : 'in-tool';
+      for (const k of ['wallMs', 'cpuMs', 'inToolMs'] as const) {
+        const what = { wallMs: 'whole process', cpuMs: 'whole-process CPU', inToolMs: 'in-tool' }[k];
         const figure = `${w.name} (token + ${w.gets} GET${w.gets > 1 ? 's' : ''}) ${what}, ${TOOL_NAMES[t.tool]}`;
         const against = `bare undici script, ${what}`;
-        if (t.skipped) {
-          rows.push({ benchmark: 'real path', figure, against, detail: '', skipped: t.skipped });
+        const skipped = t.skipped ?? (Number.isNaN(med(bare, k)) ? 'no CPU figures of child processes here (needs Linux /proc)' : undefined);
+        if (skipped) {
+          rows.push({ benchmark: 'real path', figure, against, detail: '', skipped });
           continue;
         }
         const perRequest = k === 'inToolMs' ? `; per request ${ms(med(t, k) / (w.gets + 1))} vs ${ms(med(bare, k) / (w.gets + 1))}` : '';

@@ -6,8 +6,9 @@
  *            target profile naming the server's URLs (the client secret stays in the environment);
  *   Step CI  stepci.yml with `env` filled, the portable Holding schema and the GET step repeated;
  *   Newman   the collection as it is, and an environment file with the values.
- * Everything is written to one private temporary folder (0700); the Step CI workflow and the Newman
- * environment hold the client secret, so the caller removes the folder when done.
+ * Everything is written to one private temporary folder (0700), which the caller removes when done. No file
+ * holds the client secret: Step CI gets it as `secrets.client_secret`, Newman as the variable client_secret,
+ * each through an argument added inside its own process (bench/lib/peer-run.mjs).
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ export interface WorkflowTarget {
   baseUrl: string;
   authUrl: string;
   clientId: string;
+  /** Never written to a file here. */
   clientSecret: string;
   /** API path of the holding, /holding/{entity_code}/{holding_uid}. */
   holdingPath: string;
@@ -65,7 +67,7 @@ export function writeWorkflow(dir: string, name: string, gets: number, t: Workfl
 
   const holding = peerSchema('holding');
   const stepci = template('stepci.yml') as { env: Record<string, string>; components: { schemas: Record<string, unknown> }; tests: Record<string, { steps: unknown[] }> };
-  stepci.env = { auth_url: t.authUrl, base_url: t.baseUrl, holding_path: t.holdingPath, client_id: t.clientId, client_secret: t.clientSecret };
+  stepci.env = { auth_url: t.authUrl, base_url: t.baseUrl, holding_path: t.holdingPath, client_id: t.clientId };
   stepci.components.schemas.Holding = holding;
   for (const test of Object.values(stepci.tests)) {
     const get = test.steps[test.steps.length - 1];
@@ -74,7 +76,7 @@ export function writeWorkflow(dir: string, name: string, gets: number, t: Workfl
   const stepciFile = join(dir, `stepci-${name}.yml`);
   write(stepciFile, stringify(stepci, { aliasDuplicateObjects: false }));
 
-  const values = { auth_url: t.authUrl, base_url: t.baseUrl, holding_path: t.holdingPath, client_id: t.clientId, client_secret: t.clientSecret, gets: String(gets), holding_schema: JSON.stringify(holding) };
+  const values = { auth_url: t.authUrl, base_url: t.baseUrl, holding_path: t.holdingPath, client_id: t.clientId, gets: String(gets), holding_schema: JSON.stringify(holding) };
   const newmanEnv = join(dir, `newman-env-${name}.json`);
   write(newmanEnv, JSON.stringify({ name: `bench ${name}`, values: Object.entries(values).map(([key, value]) => ({ key, value, enabled: true })) }));
   return { gets, specsDir, stepci: stepciFile, newmanEnv };

@@ -1,12 +1,14 @@
 /**
  * The generated workflows of bench/real-path.ts (issue 15, item 1) are what docs/performance.md says they are,
  * without running any tool: our scenario loads and holds one checked GET per request; the Step CI workflow
- * sends the token then `gets` GETs; the Newman environment carries the count; the files are private. And the
+ * sends the token then `gets` GETs; the Newman environment carries the count; the files are private and none
+ * holds the client secret (it reaches the peers through bench/lib/peer-run.mjs). And the
  * portable Holding schema the peers check (bench/lib/peer-schema.ts), compiled the way Step CI compiles it
  * (Ajv 8, draft-07, ajv-formats, strictSchema off), accepts and rejects the same holdings as our registry.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
@@ -41,14 +43,17 @@ describe('real-path workflows', () => {
     assert.equal(resolved.credentials.primary?.secret, target.clientSecret);
   });
 
-  it('Step CI: the token step then one GET step per request; Newman: the count in its environment; both files private', () => {
+  it('Step CI: the token step then one GET step per request; Newman: the count in its environment; the files private and without the secret', () => {
     const files = writeWorkflow(dir, 'w5', 5, target);
     const stepci = parse(readFileSync(files.stepci, 'utf8')) as { tests: Record<string, { steps: Array<{ name: string }> }> };
     const steps = Object.values(stepci.tests).flatMap((t) => t.steps.map((s) => s.name));
     assert.deepEqual(steps, ['token', ...Array<string>(5).fill('get holding')]);
     const env = JSON.parse(readFileSync(files.newmanEnv, 'utf8')) as { values: Array<{ key: string; value: string }> };
     assert.equal(env.values.find((v) => v.key === 'gets')?.value, '5');
-    for (const f of [files.stepci, files.newmanEnv]) assert.equal(statSync(f).mode & 0o077, 0, `${f} is readable by its owner only`);
+    for (const f of [files.stepci, files.newmanEnv, join(files.specsDir, 'bench', 'holding-gets.yaml')]) {
+      assert.equal(statSync(f).mode & 0o077, 0, `${f} is readable by its owner only`);
+      assert.equal(readFileSync(f, 'utf8').includes(target.clientSecret), false, `${f} does not hold the client secret`);
+    }
     assert.equal(statSync(dir).mode & 0o077, 0, 'the folder is private');
   });
 
