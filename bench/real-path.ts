@@ -143,9 +143,9 @@ async function once(tool: Tool, wf: WorkflowFiles, ctx: Context, run: number): P
   return { wallMs: e.wallMs, inToolMs: duration };
 }
 
-/** Newman's cli reporter: "total run duration: 845ms" / "12.3s" / "1m 2.3s". */
-function newmanDuration(out: string): number | undefined {
-  const m = /total run duration:\s*(?:(\d+)m\s*)?(?:([\d.]+)s)?(?:([\d.]+)ms)?/.exec(out);
+/** Newman's cli reporter: "total run duration: 845ms" / "12.3s" / "1m 2.3s" -> ms. */
+export function newmanDuration(out: string): number | undefined {
+  const m = /total run duration:\s*(?:(\d+)m(?!s)\s*)?(?:([\d.]+)s)?(?:([\d.]+)ms)?/.exec(out);
   if (!m || !(m[1] || m[2] || m[3])) return undefined;
   return Number(m[1] ?? 0) * 60_000 + Number(m[2] ?? 0) * 1000 + Number(m[3] ?? 0);
 }

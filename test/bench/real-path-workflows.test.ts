@@ -15,6 +15,7 @@ import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { parse } from 'yaml';
 import { peerSchema } from '../../bench/lib/peer-schema.js';
 import { privateDir, writeProfile, writeWorkflow } from '../../bench/lib/workflows.js';
+import { newmanDuration } from '../../bench/real-path.js';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { schemaRegistry } from '../../src/harness/schemas/registry.js';
 import { loadTargetProfile } from '../../src/harness/target/load.js';
@@ -55,6 +56,14 @@ describe('real-path workflows', () => {
       assert.equal(readFileSync(f, 'utf8').includes(target.clientSecret), false, `${f} does not hold the client secret`);
     }
     assert.equal(statSync(dir).mode & 0o077, 0, 'the folder is private');
+  });
+
+  it('Newman\'s total run duration is read in milliseconds whatever unit it prints', () => {
+    const line = (d: string): string => `│ total run duration: ${d}                           │`;
+    assert.equal(newmanDuration(line('990ms')), 990);
+    assert.equal(newmanDuration(line('12.3s')), 12_300);
+    assert.equal(newmanDuration(line('1m 2.5s')), 62_500);
+    assert.equal(newmanDuration('no summary'), undefined);
   });
 
   it('the peers\' Holding schema is self-contained and judges holdings as our registry does', async () => {
