@@ -9,6 +9,7 @@
  *   npx tsx bench/engine-overhead.ts [events=100000] [rounds=3]
  */
 import { median, startServerChild, traverse, type Traversal } from './lib/children.js';
+import type { Benchmark } from './lib/summary.js';
 
 export interface OverheadResult {
   events: number;
@@ -55,6 +56,21 @@ export function printOverhead(r: OverheadResult): void {
   console.log(row('engine', r.engine));
   console.log(`ratio engine/bare wall ${r.wallRatio.toFixed(2)} (goal <= 1.5) ${r.wallRatio <= 1.5 ? 'OK' : 'ABOVE GOAL'}; harness CPU ratio ${r.cpuRatio.toFixed(2)}`);
 }
+
+
+export const overheadBenchmark: Benchmark = {
+  name: 'overhead',
+  run: async ({ quick }) => {
+    const r = await engineOverhead(100_000, quick ? 1 : 3);
+    printOverhead(r);
+    const med = (ts: Traversal[], k: 'wallMs' | 'cpuMs'): string => `${median(ts.map((t) => t[k])).toFixed(0)} ms`;
+    const of = `(medians of ${r.engine.length})`;
+    return [
+      { benchmark: 'engine overhead', figure: `${r.events} events, limit 1000, wall`, ratio: r.wallRatio, against: 'bare undici loop, wall', goal: '<= 1.5', detail: `${med(r.engine, 'wallMs')} vs ${med(r.bare, 'wallMs')} ${of}` },
+      { benchmark: 'engine overhead', figure: `${r.events} events, limit 1000, harness CPU`, ratio: r.cpuRatio, against: 'bare undici loop, CPU', detail: `${med(r.engine, 'cpuMs')} vs ${med(r.bare, 'cpuMs')} ${of}` },
+    ];
+  },
+};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   printOverhead(await engineOverhead(Number(process.argv[2] ?? 100_000), Number(process.argv[3] ?? 3)));

@@ -21,6 +21,7 @@ import { join, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startServerChild, type ServerInfo } from './lib/children.js';
+import type { Benchmark } from './lib/summary.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCENARIOS = join(ROOT, 'bench', 'scenarios');
@@ -167,6 +168,23 @@ export function printRealWalk(r: RealWalkResult): void {
   console.log(`  reports ${mb.toFixed(2)} MB: ${kinds.map(([k, b]) => `${k} ${(b / 1e6).toFixed(2)}`).join(', ')}`);
   console.log(`peak RSS of any process ${peak.toFixed(0)} MiB (goal <= ${RSS_GOAL_MIB}) ${peak <= RSS_GOAL_MIB ? 'OK' : 'ABOVE GOAL'}; reports ${mb.toFixed(2)} MB (goal <= ${REPORT_GOAL_MB}) ${mb <= REPORT_GOAL_MB ? 'OK' : 'ABOVE GOAL'}`);
 }
+
+/** run-all's entry: peak RSS and report size as ratios of the issue's bounds (FTF_BENCH_WALK_EVENTS, default 1M; --quick 100k). */
+export const walkBenchmark: Benchmark = {
+  name: 'walk',
+  async run({ quick }) {
+    const events = Number(process.env.FTF_BENCH_WALK_EVENTS ?? (quick ? 100_000 : 1_000_000));
+    const r = await realWalk(events);
+    printRealWalk(r);
+    const peak = Math.max(...r.processes.map((p) => p.peakMiB));
+    const mb = r.totalReportBytes / 1e6;
+    const what = `${events} events through the CLI, exit ${r.exitCode}`;
+    return [
+      { benchmark: 'walk', figure: 'peak RSS of any process', ratio: peak / RSS_GOAL_MIB, against: `the bound ${RSS_GOAL_MIB} MiB`, goal: '<= 1', detail: `${peak.toFixed(0)} MiB; ${what}` },
+      { benchmark: 'walk', figure: 'report bytes', ratio: mb / REPORT_GOAL_MB, against: `the bound ${REPORT_GOAL_MB} MB`, goal: '<= 1', detail: `${mb.toFixed(2)} MB; ${what}` },
+    ];
+  },
+};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const i = process.argv.indexOf('--events');

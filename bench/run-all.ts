@@ -1,23 +1,34 @@
 /**
- * `npm run bench`: every benchmark of docs/performance.md, one after the other, each printing its ratio
- * against a baseline measured in the same run. Select some with arguments:
- *   npx tsx bench/run-all.ts [overhead] [scale] [suite] [validation] [walk] [startup]
+ * `npm run bench`: every benchmark of docs/performance.md, one after the other, each printing its detail
+ * lines, then one summary table of every figure as a ratio against the baseline it names (measured in the
+ * same run), with the load average at start and end. Select some by name; `--quick` reduces repetitions:
+ *   npx tsx bench/run-all.ts [--quick] [validation] [overhead] [scale] [suite] [real-path] [walk] [startup]
+ * A new benchmark exports a `Benchmark` (bench/lib/summary.ts) and is added to BENCHMARKS below.
  */
-import { engineOverhead, printOverhead } from './engine-overhead.js';
-import { printScale, scale } from './scale.js';
-import { printSuiteWall, suiteWall } from './suite-wall.js';
-import { printValidation, validationThroughput } from './validation.js';
-import { printRealWalk, realWalk } from './real-walk.js';
-import { printStartup, startup } from './startup.js';
+import { cpus, loadavg } from 'node:os';
+import { overheadBenchmark } from './engine-overhead.js';
+import { realPathBenchmark } from './real-path.js';
+import { walkBenchmark } from './real-walk.js';
+import { scaleBenchmark } from './scale.js';
+import { startupBenchmark } from './startup.js';
+import { suiteBenchmark } from './suite-wall.js';
+import { printSummary, type Benchmark, type Figure } from './lib/summary.js';
+import { validationBenchmark } from './validation.js';
 
-const all = ['overhead', 'scale', 'suite', 'validation', 'walk', 'startup'];
-const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
-for (const c of chosen) if (!all.includes(c)) throw new Error(`unknown benchmark ${c} (known: ${all.join(', ')})`);
-console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-if (chosen.includes('validation')) printValidation(await validationThroughput());
-if (chosen.includes('overhead')) printOverhead(await engineOverhead());
-if (chosen.includes('scale')) printScale(await scale());
-if (chosen.includes('suite')) printSuiteWall(await suiteWall());
-// FTF_BENCH_WALK_EVENTS=100000 for a quick run (default 1M, the issue's bound).
-if (chosen.includes('walk')) printRealWalk(await realWalk(Number(process.env.FTF_BENCH_WALK_EVENTS ?? 1_000_000)));
-if (chosen.includes('startup')) printStartup(await startup());
+const BENCHMARKS: Benchmark[] = [validationBenchmark, overheadBenchmark, scaleBenchmark, suiteBenchmark, realPathBenchmark, startupBenchmark, walkBenchmark];
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const names = args.filter((a) => a !== '--quick');
+const known = BENCHMARKS.map((b) => b.name);
+for (const n of names) if (!known.includes(n)) throw new Error(`unknown benchmark ${n} (known: ${known.join(', ')}; flag: --quick)`);
+const chosen = names.length ? BENCHMARKS.filter((b) => names.includes(b.name)) : BENCHMARKS;
+
+const start = loadavg();
+console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${start.map((l) => l.toFixed(1)).join(' ')}${quick ? ', --quick (reduced repetitions)' : ''}`);
+const rows: Figure[] = [];
+for (const b of chosen) {
+  console.log(`\n--- ${b.name}`);
+  rows.push(...(await b.run({ quick })));
+}
+printSummary(rows, { start, end: loadavg() });

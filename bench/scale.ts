@@ -6,6 +6,7 @@
  *   npx tsx bench/scale.ts [small=100000] [large=1000000]
  */
 import { median, startServerChild, traverse, type Traversal } from './lib/children.js';
+import type { Benchmark } from './lib/summary.js';
 
 export interface ScaleResult {
   small: { events: number; runs: Traversal[] };
@@ -40,6 +41,20 @@ export function printScale(r: ScaleResult): void {
   console.log(`  ${r.large.events}: wall ms ${median(r.large.runs.map((t) => t.wallMs)).toFixed(0)}, ${us(r.large)} µs/event, peak RSS ${r.peakRssMiB.toFixed(0)} MiB`);
   console.log(`ratio per-event 1M/100k ${r.perEventRatio.toFixed(2)} (goal <= 1.2) ${r.perEventRatio <= 1.2 ? 'OK' : 'ABOVE GOAL'}; peak RSS ${r.peakRssMiB.toFixed(0)} MiB (goal < 400) ${r.peakRssMiB < 400 ? 'OK' : 'ABOVE GOAL'}`);
 }
+
+
+/** Quick: 50k vs 500k events (the goals are stated for 100k vs 1M). */
+export const scaleBenchmark: Benchmark = {
+  name: 'scale',
+  run: async ({ quick }) => {
+    const r = quick ? await scale(50_000, 500_000) : await scale();
+    printScale(r);
+    return [
+      { benchmark: 'scale', figure: `wall per event, ${r.large.events} vs ${r.small.events} events`, ratio: r.perEventRatio, against: `the ${r.small.events}-event run`, goal: '<= 1.2', detail: `engine traversal, medians` },
+      { benchmark: 'scale', figure: `harness peak RSS at ${r.large.events} events`, ratio: r.peakRssMiB / (400_000_000 / 2 ** 20), against: 'the 400 MB goal', goal: '< 1', detail: `${r.peakRssMiB.toFixed(0)} MiB` },
+    ];
+  },
+};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   printScale(await scale(Number(process.argv[2] ?? 100_000), Number(process.argv[3] ?? 1_000_000)));

@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
 import { specDir } from '../src/harness/spec/clauses.js';
 import { median, startServerChild } from './lib/children.js';
+import type { Benchmark } from './lib/summary.js';
 
 export interface ProcessTime {
   wallMs: number;
@@ -139,6 +140,20 @@ export function printStartup(r: StartupResult): void {
   if (r.baseline) console.log(`  baseline checkout's run: wall ${ms(r.baseline, 'wallMs')}; CPU ${ms(r.baseline, 'cpuMs')}; ratio to bare ${(medianOf(r.baseline, 'wallMs') / medianOf(r.bare, 'wallMs')).toFixed(2)} wall, ${(medianOf(r.baseline, 'cpuMs') / medianOf(r.bare, 'cpuMs')).toFixed(2)} CPU`);
   console.log(`  ratio ${r.ratio.toFixed(2)} wall ${r.ratio <= 3 ? 'OK' : 'ABOVE GOAL'} (goal <= 3), ${r.cpuRatio.toFixed(2)} CPU; load average ${r.loadBefore} before, ${r.loadAfter} after`);
 }
+
+/** run-all's entry: the one-scenario run against the bare script, whole processes (3 rounds; --quick 1). */
+export const startupBenchmark: Benchmark = {
+  name: 'startup',
+  async run({ quick }) {
+    const r = await startup(quick ? 1 : 3);
+    printStartup(r);
+    const ms = (xs: ProcessTime[], k: 'wallMs' | 'cpuMs'): string => `${medianOf(xs, k).toFixed(0)} ms`;
+    return [
+      { benchmark: 'startup', figure: 'one-scenario run, whole process, wall', ratio: r.ratio, against: 'bare undici script', goal: '<= 3', detail: `${ms(r.tool, 'wallMs')} vs ${ms(r.bare, 'wallMs')}` },
+      { benchmark: 'startup', figure: 'one-scenario run, whole process, CPU', ratio: r.cpuRatio, against: 'bare undici script', goal: '<= 3', detail: `${ms(r.tool, 'cpuMs')} vs ${ms(r.bare, 'cpuMs')}` },
+    ];
+  },
+};
 
 export interface SuitePair {
   baseline: ProcessTime[];

@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
 import { buildReferenceApp } from '../src/reference/app.js';
+import type { Benchmark } from './lib/summary.js';
 
 export interface ValidationResult {
   events: number;
@@ -67,6 +68,20 @@ export function printValidation(r: ValidationResult): void {
   console.log(`  events-response per 1000-event page ${k(r.pagePerSec)} events/s (ratio to JSON.parse ${(r.pagePerSec / r.parsePerSec).toFixed(2)})`);
   console.log(`  event, one by one                  ${k(r.eventPerSec)} events/s (ratio to JSON.parse ${(r.eventPerSec / r.parsePerSec).toFixed(2)})`);
 }
+
+
+export const validationBenchmark: Benchmark = {
+  name: 'validation',
+  run: async ({ quick }) => {
+    const r = await validationThroughput(quick ? 1 : 2);
+    printValidation(r);
+    const k = (n: number): string => `${(n / 1000).toFixed(0)}k events/s`;
+    return [
+      { benchmark: 'validation', figure: 'events-response, 1000-event pages (throughput)', ratio: r.pagePerSec / r.parsePerSec, against: 'JSON.parse of the same pages', detail: `${k(r.pagePerSec)} vs ${k(r.parsePerSec)}` },
+      { benchmark: 'validation', figure: 'event, one at a time (throughput)', ratio: r.eventPerSec / r.parsePerSec, against: 'JSON.parse of the same pages', detail: `${k(r.eventPerSec)} vs ${k(r.parsePerSec)}` },
+    ];
+  },
+};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   printValidation(await validationThroughput(Number(process.argv[2] ?? 2)));

@@ -1,6 +1,7 @@
 /**
  * Child process: the harness side of a traversal, alone in its process so its peak RSS is its own.
- *   engine  the YAML paginate step (bench/scenarios/traverse.yaml) run by the engine in-process: undici
+ *   engine  the YAML paginate step (bench/scenarios/traverse.yaml; or the first scenario of the folder
+ *           FTF_BENCH_SCENARIOS, as bench/real-path.ts does) run by the engine in-process: undici
  *           transport, the recorder (redaction, capped report bodies) with a discarding sink, the real auth
  *           client and the compiled schemas (every event validated), a plain runStep adapter;
  *   bare    a bare undici loop: the same token request and GETs, JSON.parse of every page, nothing else.

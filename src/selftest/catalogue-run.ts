@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { REPO_ROOT } from '../harness/repo-root.js';
 const PLAYWRIGHT_CLI = join(REPO_ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 
@@ -36,16 +37,24 @@ export interface RunOptions {
   dir?: string;
 }
 
-export async function runCatalogue(opts: RunOptions): Promise<CatalogueRun> {
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'ftf-run-'));
-  const reportsDir = join(dir, 'reports');
-  const outputDir = join(dir, 'test-results');
-  const args = [PLAYWRIGHT_CLI, 'test', `--workers=${opts.workers ?? 2}`, `--output=${outputDir}`, ...(opts.args ?? [])];
-  const env: NodeJS.ProcessEnv = { ...process.env, FTF_REPORTS_DIR: reportsDir, FORCE_COLOR: '0', ...opts.env };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  const started = Date.now();
-  // detached: the child leads its own process group, so the bound can end it and its workers together.
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface BoundedRun {
+  exitCode: number | null;
+  /** True when the bound killed the process group. */
+  killed: boolean;
+  /** Spawn to close. */
+  wallMs: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `node <args>` in a child that leads its own process group (so the bound ends it and its children together:
+ * Playwright's workers, a tool's subprocesses), output collected, killed at `timeoutMs`. Also used by
+ * bench/real-path.ts for every tool it measures.
+ */
+export async function runBounded(args: string[], opts: { env: NodeJS.ProcessEnv; timeoutMs: number; cwd?: string }): Promise<BoundedRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -63,10 +72,20 @@ export async function runCatalogue(opts: RunOptions): Promise<CatalogueRun> {
   }, opts.timeoutMs);
   const exitCode = await new Promise<number | null>((res) => child.on('close', (code) => res(code)));
   clearTimeout(timer);
-  const wallMs = Date.now() - started;
+  return { exitCode, killed, wallMs: performance.now() - started, stdout, stderr };
+}
+
+export async function runCatalogue(opts: RunOptions): Promise<CatalogueRun> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'ftf-run-'));
+  const reportsDir = join(dir, 'reports');
+  const outputDir = join(dir, 'test-results');
+  const args = [PLAYWRIGHT_CLI, 'test', `--workers=${opts.workers ?? 2}`, `--output=${outputDir}`, ...(opts.args ?? [])];
+  const env: NodeJS.ProcessEnv = { ...process.env, FTF_REPORTS_DIR: reportsDir, FORCE_COLOR: '0', ...opts.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const run = await runBounded(args, { env, timeoutMs: opts.timeoutMs });
   const file = join(reportsDir, 'results.json');
   const results = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as PlaywrightJson) : undefined;
-  return { exitCode, killed, wallMs, stdout, stderr, dir, reportsDir, outputDir, results };
+  return { ...run, dir, reportsDir, outputDir, results };
 }
 
 // ---- the parts of Playwright's JSON report the self-tests read ----
