@@ -78,6 +78,7 @@ const ROWS: Row[] = [
   ['events-out-of-order', 'paging', ['EP-EVENT-PAGING', 'EVS-ORDER'], 'the events of a page come newest first'],
   ['page-limit-exceeded', 'paging', ['EP-EVENT-PAGE-LIMIT'], 'a page holds limit + 1 events'],
   ['page-size-off-by-one', 'paging', ['EP-EVENT-PAGING', 'EVS-ORDER'], 'with a limit other than the default page size, pageEndCursor is the event after the last one on the page: one event lost per page (default-size pages are right)'],
+  ['fence-by-timestamp', 'paging', ['EP-EVENT-FENCE'], 'end_cursor is compared by the time events were recorded (to the second), not by stream position: events appended after the fence event within the same second pass the fence (observable only with appends after the fence: the control API, or subscribes)'],
   ['fence-first-page-only', 'paging', ['EP-EVENT-FENCE'], 'end_cursor is honoured only on a request without start_cursor: the pages after the first run past the fence'],
   // ---- amounts and dates (POST /subscribe) ----
   ['minimum-in-units', 'amounts', ['ERR-AMOUNT-MIN'], 'the minimum is compared in currency units, not millions (amount 1 is accepted)'],

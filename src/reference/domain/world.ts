@@ -73,6 +73,7 @@ export class Domain {
     this.webhooks = new Map();
     for (const e of this.data.history) this.store.append(e.entityCode, e.eventType, e.fields);
     this.appendSynthetic(this.options.events);
+    this.store.recordTimes(() => this.clock.now());
   }
 
   nowIso(): string {
