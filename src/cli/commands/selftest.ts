@@ -16,7 +16,7 @@ export const selftestCommand: Command = {
     flags: [
       { flag: '--faults', value: 'a,b,c', text: 'only these faults (names: src/reference/faults.ts)' },
       { flag: '--subset', value: 'ci|all', text: 'the fixed CI subset or every fault (variant)', default: 'all' },
-      { flag: '--grep', value: 'RE', text: 'only tests whose title matches, in every project of both passes (e.g. `^model: ` to show what the model property kills on its own); never rewrites docs/mutation.md' },
+      { flag: '--grep', value: 'RE', text: 'only tests whose title matches, in every project of both passes (e.g. `^model: ` to show what the model property kills on its own); never rewrites docs/mutation.md. With --variants: only what `run --grep RE` selects ("<id>: <title> @<tags>", e.g. `@model`), in every run; never rewrites docs/variants-matrix.md' },
       { flag: '--workers', value: 'N', text: 'Playwright workers, an integer from 1 to 99', default: 'the machine\'s cores' },
       { flag: '--full', text: 'run every scenario against every fault instead of the targeted ones' },
       { flag: '--write-docs', text: 'update docs/mutation.md (docs/variants-matrix.md) after a partial run too' },
@@ -26,6 +26,7 @@ export const selftestCommand: Command = {
     examples: [
       { text: 'two faults, one worker', command: 'ftf-conformance selftest --faults expired-token-accepted,checkpoint-no-version-check --workers 1' },
       { text: 'the CI subset of the variant matrix', command: 'ftf-conformance selftest --variants --subset ci' },
+      { text: 'the model property alone on every variant and persona', command: "ftf-conformance selftest --variants --grep '@model' --workers 1" },
     ],
   },
   run: (argv) => (wantsVariants(argv) ? runVariantCli(argv) : runMutationCli(argv)),
