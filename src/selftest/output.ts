@@ -104,8 +104,11 @@ honoured on the first page only (\`fence-first-page-only\`), a replay cache keye
 (\`holding-read-skips-allow-list\`), a write deny-list that forgets DELETE (\`readonly-client-can-delete\`),
 a "clock-skew" leeway on token expiry far beyond any skew (\`token-expiry-grace-10min\`), a "nothing to move" PATCH answered before
 the version check (\`checkpoint-same-cursor-unversioned\`), a below-minimum amount treated as a schema
-failure (\`minimum-as-422\`), and today's date taken by calendar day alone after its cut-off
-(\`subscription-date-cutoff-not-checked\`, \`default-date-ignores-cutoff\`). Each has a probe in
+failure (\`minimum-as-422\`), today's date taken by calendar day alone after its cut-off
+(\`subscription-date-cutoff-not-checked\`, \`default-date-ignores-cutoff\`), a wall-clock cut-off compared in
+UTC instead of the product's zone (\`cutoff-compared-in-utc\`; needs the clock: the control API), and an
+end_cursor fence compared by the second events were recorded instead of their stream position
+(\`fence-by-timestamp\`; needs appends after the fence). Each has a probe in
 \`test/reference/faults-probes-*.ts\` showing the faulted server deviates and the clean one does not.
 
 ## Running it
@@ -117,6 +120,8 @@ npm run mutation -- --subset ci        # the fixed CI subset (below)
 npm run mutation -- --workers 2        # Playwright workers (default: the machine's cores)
 npm run mutation -- --full             # every fault runs the whole suite (slower; lists every failing scenario)
 npm run mutation -- --faults a,b --grep '^model: '   # only the tests whose title matches (what they kill on their own)
+npm run mutation -- --faults a,b --grep '^model: ' --write-docs   # ... and its section at the end of this page
+ftf-conformance selftest --variants --grep '@model' --write-docs     # those tests on every conformant variant (its section)
 \`\`\`
 
 One Playwright invocation runs project \`clean\` plus one project per fault (\`playwright.mutation.config.ts\`;
@@ -125,7 +130,10 @@ first runs only the scenarios whose \`clause\` annotations cover one of the faul
 kill it for the right reason); a fault not killed there runs the rest of the suite in a second pass, to tell
 "killed incidentally" from "survived". \`--full\` runs the whole suite for every fault.
 \`--grep REGEX\` restricts every project (clean and faults, both passes) to the tests whose title matches; such
-a run never rewrites this page.
+a run never rewrites the kill table. With \`--write-docs\` it writes its own section at the end of this page
+(\`grep-<pattern>\`: command, counts, wall time, machine load), and \`selftest --variants --grep RE --write-docs\`
+writes the section of the same tests on every conformant variant (\`variants-grep-<pattern>\`; there RE is the
+selection of \`run --grep\`, matched in "<id>: <title> @<tags>"). A full run keeps these sections.
 
 Verdicts come from each scenario's outcome record (\`src/harness/report/outcome.ts\`): **killed** — a scenario
 *failed* a check whose clause ids include one of the fault's clauses; **killed-incidentally** — checks fail,
