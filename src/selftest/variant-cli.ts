@@ -66,8 +66,10 @@ export async function runVariantCli(argv: readonly string[]): Promise<number> {
   }
   const result = await runVariantMatrix(options);
   console.log(`\n${result.matrix}`);
-  const docs = options.writeDocs || (!options.variants && (options.subset ?? 'all') === 'all' && options.grep === undefined);
-  console.log(`\nreports/variants.json written${docs ? '; docs/variants-matrix.md updated' : ''}`);
+  const docs = options.grep !== undefined
+    ? (options.writeDocs ? '; its section of docs/mutation.md updated' : '')
+    : (options.writeDocs || (!options.variants && (options.subset ?? 'all') === 'all') ? '; docs/variants-matrix.md updated' : '');
+  console.log(`\nreports/variants.json written${docs}`);
   console.log(`variant matrix wall time: ${(result.report.wallMs / 1000).toFixed(1)} s`);
   return result.ok ? 0 : 1;
 }
