@@ -78,6 +78,7 @@ const ROWS: Row[] = [
   ['events-out-of-order', 'paging', ['EP-EVENT-PAGING', 'EVS-ORDER'], 'the events of a page come newest first'],
   ['page-limit-exceeded', 'paging', ['EP-EVENT-PAGE-LIMIT'], 'a page holds limit + 1 events'],
   ['page-size-off-by-one', 'paging', ['EP-EVENT-PAGING', 'EVS-ORDER'], 'with a limit other than the default page size, pageEndCursor is the event after the last one on the page: one event lost per page (default-size pages are right)'],
+  ['fence-by-timestamp', 'paging', ['EP-EVENT-FENCE'], 'end_cursor is compared by the time events were recorded (to the second), not by stream position: events appended after the fence event within the same second pass the fence (observable only with appends after the fence: the control API, or subscribes)'],
   ['fence-first-page-only', 'paging', ['EP-EVENT-FENCE'], 'end_cursor is honoured only on a request without start_cursor: the pages after the first run past the fence'],
   // ---- amounts and dates (POST /subscribe) ----
   ['minimum-in-units', 'amounts', ['ERR-AMOUNT-MIN'], 'the minimum is compared in currency units, not millions (amount 1 is accepted)'],
@@ -91,6 +92,7 @@ const ROWS: Row[] = [
   // ---- lifecycle ----
   ['issued-at-request-time', 'lifecycle', ['ST-ISSUE-AFTER-CUTOFF'], 'a subscription is issued at the next request instead of after its cut-off'],
   ['holding-uid-set-early', 'lifecycle', ['ST-HOLDING-AFTER-SUBSCRIPTION', 'EP-SUBSCRIPTION-LIST'], 'holdingUid is set when the subscription is created, before the holding exists'],
+  ['cutoff-compared-in-utc', 'lifecycle', ['ST-ISSUE-AFTER-CUTOFF', 'ERR-SUBSCRIPTION-DATE'], "the cut-off is compared as the product's wall-clock cutoffTime read in UTC, not in its zone (cutoffDatetime still shows the right instant): east of Greenwich a date stays open and accepts subscriptions after its cut-off, west of it subscriptions are issued before their cut-off (needs the clock: control API)"],
   ['late-funding-not-moving-date', 'lifecycle', ['ST-LATE-FUNDING'], 'late funding is treated as on time: issued on the original date'],
   ['default-date-wrong', 'lifecycle', ['ST-DEFAULT-DATE'], 'an omitted subscriptionDate defaults to the second available date, not today'],
   ['default-date-ignores-cutoff', 'lifecycle', ['ST-DEFAULT-DATE'], "an omitted subscriptionDate is today also after today's cut-off (not moved to the next available date)"],

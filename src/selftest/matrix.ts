@@ -4,11 +4,11 @@
  * fault's clauses), runs the rest of the suite for faults not killed yet, and reduces it all to verdicts.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { FaultInfo } from '../reference/faults.js';
 import { FtfError } from '../shared/errors.js';
-import { formatMatrix, writeJsonReport, writeMarkdown, type RunFacts } from './output.js';
+import { formatMatrix, renderGrepSection, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from './output.js';
 import { CLEAN_PRODUCTION_PROJECT, CLEAN_PROJECT, type PlanProject } from './plan.js';
 import { listSuite, runPlan } from './playwright-run.js';
 import { globalErrors, testsOf, type TestRecord } from './pw-report.js';
@@ -26,7 +26,8 @@ export interface MutationOptions {
   full?: boolean;
   /**
    * Only the tests whose title matches this regular expression (clean run and faults alike): shows what
-   * those tests kill on their own. Never writes docs/mutation.md.
+   * those tests kill on their own. Never rewrites the kill table of docs/mutation.md; with `writeDocs` it
+   * writes its own section there (`grep-<pattern>`, kept by full runs).
    */
   grep?: string;
   /** Repository root (default: cwd). */
@@ -70,6 +71,7 @@ function assertUsable(errors: string[], what: string): void {
 
 export async function runMutationMatrix(options: MutationOptions = {}): Promise<MutationResult> {
   const started = Date.now();
+  const loadAtStart = loadavg();
   const log = options.log ?? ((line: string) => console.log(line));
   const cwd = resolve(options.cwd ?? process.cwd());
   const workers = options.workers ?? availableParallelism();
@@ -129,7 +131,15 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     const matrix = formatMatrix(report, facts);
     writeJsonReport(resolve(cwd, options.jsonFile ?? 'reports/mutation.json'), report);
     const everyFault = !options.faults?.length && (options.subset ?? 'all') === 'all' && grep === undefined;
-    if (options.writeDocs ?? everyFault) writeMarkdown(resolve(cwd, 'docs/mutation.md'), report, facts);
+    if (options.grep !== undefined) {
+      if (options.writeDocs) {
+        const command = `ftf-conformance selftest --faults <the ${selected.length} below> --grep '${options.grep}' --workers ${workers}${options.full ? ' --full' : ''} --write-docs`;
+        const section = renderGrepSection(report, { command, generatedAt: facts.generatedAt, wallMs: facts.wallMs, workers, loadAtStart, cores: availableParallelism() }, options.grep);
+        writeSection(resolve(cwd, 'docs/mutation.md'), sectionId('grep', options.grep), section);
+      }
+    } else if (options.writeDocs ?? everyFault) {
+      writeMarkdown(resolve(cwd, 'docs/mutation.md'), report, facts);
+    }
     return { report, ok: matrixOk(report), wallMs: facts.wallMs, matrix };
   } finally {
     rmSync(workDir, { recursive: true, force: true });

@@ -73,6 +73,9 @@ export async function runMutationCli(argv: string[]): Promise<number> {
   }
   const result = await runMutationMatrix(options);
   console.log(`\n${result.matrix}`);
-  console.log(`\nreports/mutation.json written${options.writeDocs || (!options.faults && (options.subset ?? 'all') === 'all') ? '; docs/mutation.md updated' : ''}`);
+  const docs = options.grep !== undefined
+    ? (options.writeDocs ? '; its section of docs/mutation.md updated' : '')
+    : (options.writeDocs || (!options.faults && (options.subset ?? 'all') === 'all') ? '; docs/mutation.md updated' : '');
+  console.log(`\nreports/mutation.json written${docs}`);
   return result.ok ? 0 : 1;
 }

@@ -2,7 +2,7 @@
  * Where the matrix goes: the console (fault -> failing scenarios -> verdict), reports/mutation.json (exactly
  * the MutationReport shape) and docs/mutation.md (generated: intro, how to run, the table).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FAULTS, FAULT_FAMILIES, type FaultFamily } from '../reference/faults.js';
 import { CI_SUBSET } from './subsets.js';
@@ -104,8 +104,11 @@ honoured on the first page only (\`fence-first-page-only\`), a replay cache keye
 (\`holding-read-skips-allow-list\`), a write deny-list that forgets DELETE (\`readonly-client-can-delete\`),
 a "clock-skew" leeway on token expiry far beyond any skew (\`token-expiry-grace-10min\`), a "nothing to move" PATCH answered before
 the version check (\`checkpoint-same-cursor-unversioned\`), a below-minimum amount treated as a schema
-failure (\`minimum-as-422\`), and today's date taken by calendar day alone after its cut-off
-(\`subscription-date-cutoff-not-checked\`, \`default-date-ignores-cutoff\`). Each has a probe in
+failure (\`minimum-as-422\`), today's date taken by calendar day alone after its cut-off
+(\`subscription-date-cutoff-not-checked\`, \`default-date-ignores-cutoff\`), a wall-clock cut-off compared in
+UTC instead of the product's zone (\`cutoff-compared-in-utc\`; needs the clock: the control API), and an
+end_cursor fence compared by the second events were recorded instead of their stream position
+(\`fence-by-timestamp\`; needs appends after the fence). Each has a probe in
 \`test/reference/faults-probes-*.ts\` showing the faulted server deviates and the clean one does not.
 
 ## Running it
@@ -117,6 +120,8 @@ npm run mutation -- --subset ci        # the fixed CI subset (below)
 npm run mutation -- --workers 2        # Playwright workers (default: the machine's cores)
 npm run mutation -- --full             # every fault runs the whole suite (slower; lists every failing scenario)
 npm run mutation -- --faults a,b --grep '^model: '   # only the tests whose title matches (what they kill on their own)
+npm run mutation -- --faults a,b --grep '^model: ' --write-docs   # ... and its section at the end of this page
+ftf-conformance selftest --variants --grep '@model' --write-docs     # those tests on every conformant variant (its section)
 \`\`\`
 
 One Playwright invocation runs project \`clean\` plus one project per fault (\`playwright.mutation.config.ts\`;
@@ -125,7 +130,10 @@ first runs only the scenarios whose \`clause\` annotations cover one of the faul
 kill it for the right reason); a fault not killed there runs the rest of the suite in a second pass, to tell
 "killed incidentally" from "survived". \`--full\` runs the whole suite for every fault.
 \`--grep REGEX\` restricts every project (clean and faults, both passes) to the tests whose title matches; such
-a run never rewrites this page.
+a run never rewrites the kill table. With \`--write-docs\` it writes its own section at the end of this page
+(\`grep-<pattern>\`: command, counts, wall time, machine load), and \`selftest --variants --grep RE --write-docs\`
+writes the section of the same tests on every conformant variant (\`variants-grep-<pattern>\`; there RE is the
+selection of \`run --grep\`, matched in "<id>: <title> @<tags>"). A full run keeps these sections.
 
 Verdicts come from each scenario's outcome record (\`src/harness/report/outcome.ts\`): **killed** — a scenario
 *failed* a check whose clause ids include one of the fault's clauses; **killed-incidentally** — checks fail,
@@ -157,7 +165,69 @@ ${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, 
 ${renderFamilyTables(report, facts)}`;
 }
 
+/**
+ * Sections of docs/mutation.md written by restricted runs (`--grep RE --write-docs` of the fault or the variant
+ * matrix): each between `<!-- section:ID -->` and `<!-- /section:ID -->`. A full run regenerates the page and
+ * keeps them; a restricted run replaces only its own.
+ */
+const SECTION = /<!-- section:([a-z0-9-]+) -->\n[\s\S]*?<!-- \/section:\1 -->\n/g;
+
+function sectionsOf(file: string): string[] {
+  return existsSync(file) ? [...readFileSync(file, 'utf8').matchAll(SECTION)].map((m) => m[0]) : [];
+}
+
 export function writeMarkdown(file: string, report: MutationReport, facts: RunFacts): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, renderMarkdown(report, facts));
+  const kept = sectionsOf(file);
+  writeFileSync(file, `${renderMarkdown(report, facts)}${kept.map((s) => `\n${s}`).join('')}`);
+}
+
+/** Writes (or replaces) section `id` of a generated page; `body` is its markdown without the markers. */
+export function writeSection(file: string, id: string, body: string): void {
+  const block = `<!-- section:${id} -->\n${body.trimEnd()}\n<!-- /section:${id} -->\n`;
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const marker = `<!-- section:${id} -->`;
+  const next = text.includes(marker)
+    ? text.replace(SECTION, (whole, found: string) => (found === id ? block : whole))
+    : `${text.trimEnd()}\n\n${block}`;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, next);
+}
+
+/** The section id of a restricted run's pattern: `prefix-` + its letters and digits (`^model: ` -> `grep-model`). */
+export const sectionId = (prefix: string, grep: string): string =>
+  `${prefix}-${grep.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'pattern'}`;
+
+/** What a restricted run saw: its command line, when, how long, on how many workers, at what machine load. */
+export interface RestrictedRunFacts {
+  command: string;
+  generatedAt: string;
+  wallMs: number;
+  workers: number;
+  /** os.loadavg() when the run started, and the machine's cores. */
+  loadAtStart: readonly number[];
+  cores: number;
+}
+
+export const restrictedRunLine = (f: RestrictedRunFacts): string =>
+  `${f.generatedAt}: \`${f.command}\` — ${f.workers} worker(s), wall time ${(f.wallMs / 1000).toFixed(1)} s, `
+  + `load average at start ${f.loadAtStart.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min) on ${f.cores} cores.`;
+
+/** The section of a `--grep` fault-matrix run: what the selected tests kill on their own. */
+export function renderGrepSection(report: MutationReport, facts: RestrictedRunFacts, grep: string): string {
+  const familyOf = new Map(FAULTS.map((f) => [f.name, f.family]));
+  const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v).length;
+  const rows = report.faults.map((f) => `| \`${f.name}\` | ${familyOf.get(f.name) ?? 'others'} | **${f.verdict}** | ${scenarioList(f.failingScenarios)} | ${f.clauses.join(', ')} |`);
+  return `## Restricted to \`--grep ${cell(grep)}\`: what those tests kill on their own
+
+<!-- Generated by \`ftf-conformance selftest --faults … --grep RE --write-docs\` (src/selftest/output.ts). Do not edit by hand. -->
+
+${restrictedRunLine(facts)}
+Clean reference (the selected tests only): ${report.clean.passed} passed, ${report.clean.failed} failed. Faults: ${report.faults.length};
+${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, ${count('survived')} survived.
+
+| fault | family | verdict | failing tests | clauses the fault breaks |
+|---|---|---|---|---|
+${rows.join('\n')}
+`;
 }

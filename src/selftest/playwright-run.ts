@@ -63,6 +63,8 @@ export interface RunPlanOptions {
   label: string;
   /** Playwright's console output is appended here (failure details of every project). */
   logFile: string;
+  /** More environment for Playwright and its workers (e.g. the selection, scenario/selection.ts selectionEnv). */
+  env?: Record<string, string>;
 }
 
 /** Runs the plan's projects in ONE Playwright invocation (workers shared across projects). */
@@ -73,7 +75,7 @@ export async function runPlan(plan: Omit<MutationPlan, 'reportFile' | 'outputDir
   mkdirSync(o.workDir, { recursive: true });
   const planFile = join(o.workDir, `${o.label}-plan.json`);
   writeFileSync(planFile, JSON.stringify({ ...plan, reportFile, outputDir } satisfies MutationPlan, null, 2));
-  await run(['test', '-c', MUTATION_CONFIG, `--workers=${o.workers}`], childEnv({ [PLAN_ENV]: planFile }), o.cwd, o.logFile);
+  await run(['test', '-c', MUTATION_CONFIG, `--workers=${o.workers}`], childEnv({ ...(o.env ?? {}), [PLAN_ENV]: planFile }), o.cwd, o.logFile);
   const report = readReport(reportFile, `the ${o.label} pass`);
   // Kept next to the log for whoever investigates a verdict (the work dir is removed).
   copyFileSync(reportFile, join(dirname(o.logFile), `mutation-${o.label}.json`));

@@ -4,16 +4,20 @@
  * (variant-profile.ts: documented options only). A variant passes when its run has 0 failed, 0 errored and
  * no more skipped (or not-applicable) scenarios than the clean reference: the harness must be right on every
  * correct implementation. Outcomes come from the outcome records (src/harness/report/outcome.ts).
+ * `grep` narrows every run (clean included) to the selection of `run --grep` (scenario/selection.ts, handed to
+ * the workers as FTF_SELECT_GREP), e.g. `@model` for the model property on every variant.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PERSONAS, VARIANTS, knownVariantNames } from '../reference/variants.js';
 import { FtfError } from '../shared/errors.js';
 import { REFERENCE_PROFILE } from '../harness/target/load.js';
+import { loadSelection, selectionEnv } from '../harness/scenario/selection.js';
 import type { PlanProject } from './plan.js';
 import { runPlan } from './playwright-run.js';
 import { globalErrors, testsOf, type TestRecord } from './pw-report.js';
+import { restrictedRunLine, sectionId, writeSection, type RestrictedRunFacts } from './output.js';
 import { writeVariantProfile } from './variant-profile.js';
 
 export const VARIANT_CLEAN_PROJECT = 'clean';
@@ -31,6 +35,12 @@ export interface VariantMatrixOptions {
   /** Variant or persona names; default: every variant and every persona (or the CI subset). */
   variants?: string[];
   subset?: 'ci' | 'all';
+  /**
+   * Only what the selection (`run --grep`, scenario/selection.ts) picks for this regular expression in
+   * "<id>: <title> @<tags>", in every run. Never writes docs/variants-matrix.md; with `writeDocs` it writes
+   * its own section of docs/mutation.md (`variants-grep-<pattern>`, next to what the same tests kill).
+   */
+  grep?: string;
   workers?: number;
   cwd?: string;
   /** Default: reports/variants.json. */
@@ -110,6 +120,7 @@ const expand = (name: string): string[] => [...(PERSONAS.find((p) => p.name === 
 
 export async function runVariantMatrix(options: VariantMatrixOptions = {}): Promise<VariantMatrixResult> {
   const started = Date.now();
+  const loadAtStart = loadavg();
   const log = options.log ?? ((line: string) => console.log(line));
   const cwd = resolve(options.cwd ?? process.cwd());
   const workers = options.workers ?? availableParallelism();
@@ -119,11 +130,18 @@ export async function runVariantMatrix(options: VariantMatrixOptions = {}): Prom
   mkdirSync(dirname(logFile), { recursive: true });
   writeFileSync(logFile, '');
   try {
+    const selection = options.grep === undefined ? {} : { grep: options.grep };
+    if (options.grep !== undefined) {
+      const picked = loadSelection(process.env.FTF_SPECS_DIR ?? join(cwd, 'specs'), selection);
+      const n = picked.scenarios.length + picked.problems.length + picked.extras.length;
+      if (n === 0) throw new FtfError('FTF_E_MUTATION_RUN_BROKEN', `--grep ${options.grep} selects no test`, { hint: 'ftf-conformance list --grep RE shows what it selects' });
+      log(`variants: --grep ${options.grep} selects ${n} test(s): ${[...picked.scenarios.map((x) => x.id), ...picked.extras.map((x) => x.id)].join(', ')}`);
+    }
     // Profiles first: a variant needing an undocumented option fails here, before anything runs.
     const projects: PlanProject[] = [{ name: VARIANT_CLEAN_PROJECT, fault: null, profile: REFERENCE_PROFILE }];
     for (const name of names) projects.push({ name, fault: null, variants: [name], profile: writeVariantProfile(workDir, name, [name]).file });
     log(`variants: ${names.length} run(s) + clean, ${workers} worker(s); Playwright output: ${logFile}`);
-    const report = await runPlan({ projects }, { cwd, workDir, workers, label: 'variants', logFile });
+    const report = await runPlan({ projects }, { cwd, workDir, workers, label: 'variants', logFile, ...(options.grep === undefined ? {} : { env: selectionEnv(selection) }) });
     const errors = globalErrors(report);
     if (errors.length > 0) {
       throw new FtfError('FTF_E_MUTATION_RUN_BROKEN', `the variant run reported errors outside tests: ${errors[0]?.split('\n')[0] ?? ''}`, {
@@ -137,8 +155,16 @@ export async function runVariantMatrix(options: VariantMatrixOptions = {}): Prom
     const result: VariantReport = { clean: countsOf(clean), runs, wallMs: Date.now() - started, workers, generatedAt: new Date().toISOString() };
     const cleanOk = clean.length > 0 && result.clean.failed === 0 && result.clean.errored === 0;
     writeJson(resolve(cwd, options.jsonFile ?? 'reports/variants.json'), result);
-    const every = !options.variants?.length && (options.subset ?? 'all') === 'all';
-    if (options.writeDocs ?? every) writeText(resolve(cwd, 'docs/variants-matrix.md'), renderVariantMarkdown(result));
+    const every = !options.variants?.length && (options.subset ?? 'all') === 'all' && options.grep === undefined;
+    if (options.grep !== undefined) {
+      if (options.writeDocs) {
+        const command = `ftf-conformance selftest --variants${options.variants?.length ? ` ${names.join(',')}` : options.subset === 'ci' ? ' --subset ci' : ''} --grep '${options.grep}' --workers ${workers} --write-docs`;
+        const facts: RestrictedRunFacts = { command, generatedAt: result.generatedAt, wallMs: result.wallMs, workers, loadAtStart, cores: availableParallelism() };
+        writeSection(resolve(cwd, 'docs/mutation.md'), sectionId('variants-grep', options.grep), renderVariantGrepSection(result, facts, options.grep));
+      }
+    } else if (options.writeDocs ?? every) {
+      writeText(resolve(cwd, 'docs/variants-matrix.md'), renderVariantMarkdown(result));
+    }
     return { report: result, ok: cleanOk && runs.every((r) => r.ok), matrix: formatVariantMatrix(result) };
   } finally {
     rmSync(workDir, { recursive: true, force: true });
@@ -174,8 +200,28 @@ export function formatVariantMatrix(report: VariantReport): string {
   return lines.join('\n');
 }
 
+const variantRows = (report: VariantReport): string[] => report.runs.map((r) => `| \`${r.name}\` | ${r.variants.length > 1 ? `persona (${r.variants.length} variants)` : 'variant'} | ${r.passed} | ${r.failed} | ${r.errored} | ${r.skipped} | ${problems(r).replace(/\|/g, '\\|')} | **${r.ok ? 'pass' : 'FAIL'}** |`);
+
+/** The section of a `--variants --grep` run (docs/mutation.md): the selected tests on every conformant variant. */
+export function renderVariantGrepSection(report: VariantReport, facts: RestrictedRunFacts, grep: string): string {
+  const passing = report.runs.filter((r) => r.ok).length;
+  return `## Restricted to \`--grep ${grep.replace(/\|/g, '\\|')}\` on every conformant variant: no false alarm
+
+<!-- Generated by \`ftf-conformance selftest --variants --grep RE --write-docs\` (src/selftest/variant-matrix.ts). Do not edit by hand. -->
+
+The same tests against the conformant variants (docs/variants.md), selected as \`run --grep\` selects. A run
+passes with 0 failed, 0 errored and no more skipped than the clean reference.
+${restrictedRunLine(facts)}
+Clean reference: ${counts(report.clean)}. ${report.runs.length} variant run(s): ${passing} pass, ${report.runs.length - passing} fail.
+
+| run | kind | passed | failed | errored | skipped | problems | verdict |
+|---|---|---|---|---|---|---|---|
+${variantRows(report).join('\n')}
+`;
+}
+
 export function renderVariantMarkdown(report: VariantReport): string {
-  const rows = report.runs.map((r) => `| \`${r.name}\` | ${r.variants.length > 1 ? `persona (${r.variants.length} variants)` : 'variant'} | ${r.passed} | ${r.failed} | ${r.errored} | ${r.skipped} | ${problems(r).replace(/\|/g, '\\|')} | **${r.ok ? 'pass' : 'FAIL'}** |`);
+  const rows = variantRows(report);
   return `# Variant matrix
 
 <!-- Generated by \`npm run variants\` (src/selftest/variant-matrix.ts). Do not edit by hand: rerun it. -->

@@ -72,6 +72,21 @@ export const EVENT_PROBES: Probe[] = [
     },
   },
   {
+    fault: 'fence-by-timestamp',
+    checks: 'with the simulated clock held still, the head read after 3 appends, used as end_cursor after 3 more appends, lets the newer events through',
+    deviates: async (h) => {
+      // Every append then falls in one second of the simulated clock (no luck with second boundaries).
+      const clock = h.ref.domain.clock;
+      const still = clock.now();
+      h.ref.domain.clock = { ...clock, now: () => still };
+      await h.sandbox('/events', { count: 3, entityCode: 'ENT-ALPHA' });
+      const before = await page(h, { limit: 1000 });
+      await h.sandbox('/events', { count: 3, entityCode: 'ENT-ALPHA' });
+      const fenced = await page(h, { limit: 1000, end_cursor: String(before.pageInfo.endCursor) });
+      return fenced.events.length > before.events.length;
+    },
+  },
+  {
     fault: 'page-size-off-by-one',
     checks: 'with limit 3 page 2 starts at the 5th event; with the default limit pageEndCursor is the page\'s last event',
     deviates: async (h) => {

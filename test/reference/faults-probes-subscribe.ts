@@ -172,6 +172,20 @@ export const SUBSCRIBE_PROBES: Probe[] = [
     },
   },
   {
+    fault: 'cutoff-compared-in-utc',
+    checks: 'FTF-EXT-6M (10:00 Europe/Luxembourg = 09:00 UTC in March): at 09:30 UTC of its first listed date that date is still listed, and FTF-FIX-FRAC (14:00 America/New_York = 19:00 UTC) has dropped its first date at 15:00 UTC',
+    deviates: async (h) => {
+      const lux = (await h.indication('FTF-EXT-6M')).subscriptionDates[0];
+      const ny = (await h.indication('FTF-FIX-FRAC')).subscriptionDates[0];
+      if (lux !== '2026-03-02' || ny !== '2026-03-02') throw new Error(`the probe expects both first dates on the simulated start day, got ${lux}, ${ny}`);
+      await h.sandbox('/clock/advance', { to: '2026-03-02T09:30:00Z' });
+      const luxOpen = (await h.indication('FTF-EXT-6M')).subscriptionDates.includes(lux);
+      await h.sandbox('/clock/advance', { to: '2026-03-02T15:00:00Z' });
+      const nyClosed = !(await h.indication('FTF-FIX-FRAC')).subscriptionDates.includes(ny);
+      return luxOpen && nyClosed;
+    },
+  },
+  {
     fault: 'validation-detail-string',
     checks: 'a 422 detail is a string',
     deviates: async (h) => {

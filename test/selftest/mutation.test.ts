@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FAULTS } from '../../src/reference/faults.js';
 import { parseMutationArgs, MutationUsageError } from '../../src/selftest/mutation.js';
-import { byFamily, renderFamilyTables, renderMarkdown, writeJsonReport, type RunFacts } from '../../src/selftest/output.js';
+import { byFamily, renderFamilyTables, renderGrepSection, renderMarkdown, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from '../../src/selftest/output.js';
 import { defaultPlan, projectMetadata, titlesPattern } from '../../src/selftest/plan.js';
 import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/outcome.js';
 import { globalErrors, testsOf, type PwAnnotation, type PwJsonReport } from '../../src/selftest/pw-report.js';
@@ -188,5 +188,36 @@ describe('mutation runner', () => {
     assert.ok(md.indexOf('### token (1: 1 killed)') < md.indexOf('### paging (3: 1 killed)'));
     assert.match(md, /\| `fence-exclusive` \| .* \| X \| — \| \*\*survived\*\* \|/);
     assert.match(renderMarkdown(report, facts), /## Kill table by family\n\n\| family \| faults \|/);
+  });
+
+  it('a --grep run writes its own section of the page; a full run keeps it, a second run of the pattern replaces it', () => {
+    const report: MutationReport = {
+      clean: { passed: 1, failed: 0 },
+      faults: [{ name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['properties.model-stateful'], erroredScenarios: [], verdict: 'killed' }],
+    };
+    const facts: RunFacts = { wallMs: 1000, workers: 1, mode: 'targeted', notRunnable: [], generatedAt: '2026-01-01T00:00:00Z' };
+    const run = { command: "ftf-conformance selftest --faults paging-gap --grep '^model: ' --workers 1 --write-docs", generatedAt: '2026-01-02T00:00:00Z', wallMs: 61_000, workers: 1, loadAtStart: [3, 2.5, 2], cores: 2 };
+    assert.equal(sectionId('grep', '^model: '), 'grep-model');
+    const dir = mkdtempSync(join(tmpdir(), 'ftf-mutation-test-'));
+    const file = join(dir, 'mutation.md');
+    try {
+      writeMarkdown(file, report, facts);
+      writeSection(file, 'grep-model', renderGrepSection(report, run, '^model: '));
+      const once = readFileSync(file, 'utf8');
+      assert.match(once, /<!-- section:grep-model -->\n## Restricted to `--grep \^model: `/);
+      assert.match(once, /wall time 61\.0 s, load average at start 3\.00 \/ 2\.50 \/ 2\.00 \(1\/5\/15 min\) on 2 cores/);
+      assert.match(once, /\| `paging-gap` \| paging \| \*\*killed\*\* \| `properties.model-stateful` \| EP-EVENT-PAGING \|/);
+      writeMarkdown(file, report, { ...facts, generatedAt: '2026-01-03T00:00:00Z' });
+      const regenerated = readFileSync(file, 'utf8');
+      assert.match(regenerated, /2026-01-03T00:00:00Z: targeted mode/);
+      assert.equal(regenerated.split('<!-- section:grep-model -->').length, 2, 'the section is kept once');
+      writeSection(file, 'grep-model', renderGrepSection({ ...report, clean: { passed: 2, failed: 0 } }, run, '^model: '));
+      const replaced = readFileSync(file, 'utf8');
+      assert.equal(replaced.split('<!-- section:grep-model -->').length, 2);
+      assert.match(replaced, /the selected tests only\): 2 passed/);
+      assert.doesNotMatch(replaced, /the selected tests only\): 1 passed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -98,4 +98,11 @@ describe('variant selection and flags', () => {
     assert.deepEqual(parseVariantArgs(['--variants', 'a,b', '--workers', '2']), { variants: ['a', 'b'], workers: 2 });
     assert.throws(() => parseVariantArgs(['--variants', '--subset', 'x']), VariantUsageError);
   });
+
+  it('--grep: the selection pattern, checked (empty or not a regular expression: a usage error)', () => {
+    assert.deepEqual(parseVariantArgs(['--variants', '--grep', '@model', '--workers', '1']), { grep: '@model', workers: 1 });
+    assert.deepEqual(parseVariantArgs(['--variants', 'a', '--grep', '^paging\\.']), { variants: ['a'], grep: '^paging\\.' });
+    assert.throws(() => parseVariantArgs(['--variants', '--grep', '(']), /--grep must be a regular expression/);
+    assert.throws(() => parseVariantArgs(['--variants', '--grep', '']), /--grep must not be empty/);
+  });
 });

@@ -32,6 +32,15 @@ function addDays(base: string, days: Dec): string {
   return isoDate(d);
 }
 
+/** An ISO 8601 date-time with a zone (Z or ±HH:MM), as a `cutoffDatetime` carries it. */
+const ZONED_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))$/i;
+
+function zoned(name: string, v: unknown): RegExpExecArray {
+  const m = typeof v === 'string' ? ZONED_DATE_TIME.exec(v) : null;
+  if (!m || Number.isNaN(Date.parse(v as string))) throw new Error(`${name}() needs a date-time with a zone (Z or ±HH:MM), got ${JSON.stringify(v)}`);
+  return m;
+}
+
 function extreme(name: string, args: unknown[], pick: (cmp: number) => boolean): unknown {
   const list = args.length === 1 && Array.isArray(args[0]) ? args[0] : args;
   if (list.length === 0) throw new Error(`${name}() of an empty list`);
@@ -54,6 +63,22 @@ export const FUNCTIONS: Readonly<Record<string, ExprFunction>> = Object.freeze({
   date: (a) => {
     arity('date', a, 1, 2);
     return a.length === 1 ? addDays(isoDate(new Date()), decimalArg('date', a[0])) : addDays(String(a[0]), decimalArg('date', a[1]));
+  },
+  /** instant(dt): the epoch milliseconds of a date-time with a zone, so instants in different offsets compare. */
+  instant: (a) => (arity('instant', a, 1), new D(Date.parse(zoned('instant', a[0]).input))),
+  /** utc(ms): epoch milliseconds as `YYYY-MM-DDTHH:MM:SS.sssZ` (e.g. a clock `to:`). */
+  utc: (a) => {
+    arity('utc', a, 1);
+    const ms = decimalArg('utc', a[0]);
+    if (!ms.isInteger() || ms.abs().greaterThan(8.64e15)) throw new Error('utc() needs whole epoch milliseconds');
+    return new Date(ms.toNumber()).toISOString();
+  },
+  /** on_date(dt, 'YYYY-MM-DD'): the same wall-clock time and offset as dt, on another date. */
+  on_date: (a) => {
+    arity('on_date', a, 2);
+    const m = zoned('on_date', a[0]);
+    if (typeof a[1] !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(a[1])) throw new Error(`on_date() needs a YYYY-MM-DD date, got ${JSON.stringify(a[1])}`);
+    return `${a[1]}${m[2] ?? ''}`;
   },
   dec: (a) => (arity('dec', a, 1), decimalArg('dec', a[0])),
   num: (a) => {

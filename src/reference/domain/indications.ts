@@ -3,7 +3,9 @@
  * date + seed; Extendable ones keep one uid), the available subscription dates (weekdays that are not a
  * holiday of any of the product's calendars, whose cut-off has not passed) and cut-off instants.
  */
+import type { Faults } from '../context.js';
 import type { Holiday, IndicationSpec } from '../data/types.js';
+import { NO_FAULTS } from '../faults.js';
 import { hashString, uuidFrom } from '../data/prng.js';
 import { addDays, localDate, toEpochDay, weekday, zonedToUtc } from './dates.js';
 
@@ -35,6 +37,7 @@ export class IndicationBook {
     private readonly seed: number,
     /** How a uid is shown (variant opaque-ids); identity by default. */
     private readonly format: (uuid: string) => string = (uuid) => uuid,
+    private readonly faults: Faults = NO_FAULTS,
   ) {
     this.byCode = new Map(specs.map((s) => [s.code, s]));
     this.holidays = new Set(holidays.map((h) => `${h.country}|${h.date}`));
@@ -51,8 +54,13 @@ export class IndicationBook {
     return !spec.calendars.some((c) => this.holidays.has(`${c}|${date}`));
   }
 
+  /**
+   * The cut-off instant of `date`: cutoffTime on that date in the product's zone (what cutoffDatetime shows).
+   * Every comparison with the cut-off (listed dates, issuance, late funding) goes through here; the fault
+   * cutoff-compared-in-utc reads the wall-clock cutoffTime as UTC (cutoffDatetime stays right).
+   */
   cutoffOf(spec: IndicationSpec, date: string): number {
-    return zonedToUtc(date, spec.cutoffTime, spec.timezone);
+    return zonedToUtc(date, spec.cutoffTime, this.faults.on('cutoff-compared-in-utc') ? 'UTC' : spec.timezone);
   }
 
   localToday(spec: IndicationSpec, nowMs: number): string {

@@ -62,7 +62,7 @@ export class Domain {
     this.store = new EventStore(seed, this.data.entities.map((e) => e.code), (code) => currency.get(code) ?? 'USD');
     this.codec = new CursorCodec(seed, this.faults);
     const format = idFormat(this.variants);
-    this.indications = new IndicationBook(this.data.indications, this.data.holidays, seed, format);
+    this.indications = new IndicationBook(this.data.indications, this.data.holidays, seed, format, this.faults);
     this.holdings = new Map(this.data.holdings.map((h) => [h.holding.uid, structuredClone(h.holding)]));
     this.extensions = new Map(this.data.holdings.map((h) => [h.holding.uid, h.extensions]));
     this.subscriptions = new SubscriptionBook();
@@ -73,6 +73,7 @@ export class Domain {
     this.webhooks = new Map();
     for (const e of this.data.history) this.store.append(e.entityCode, e.eventType, e.fields);
     this.appendSynthetic(this.options.events);
+    this.store.recordTimes(() => this.clock.now());
   }
 
   nowIso(): string {

@@ -87,7 +87,10 @@ function fenceOf(store: EventStore, codec: CursorCodec, sel: Selection, q: Event
   const dropped = faults.on('fence-ignored') || (faults.on('fence-first-page-only') && q.startCursor !== null);
   if (q.endCursor !== null && !dropped) {
     const seq = seqOfCursor(codec, store, q.endCursor);
-    return { fence: faults.on('fence-exclusive') ? seq - 1 : seq, endCursor: q.endCursor };
+    if (faults.on('fence-exclusive')) return { fence: seq - 1, endCursor: q.endCursor };
+    // fence-by-timestamp: "up to the fence" as "recorded no later than the fence event" (to the second), so
+    // events appended after the fence within the same second pass it.
+    return { fence: faults.on('fence-by-timestamp') ? store.sameSecondEnd(seq) : seq, endCursor: q.endCursor };
   }
   const last = store.last(sel, store.head);
   if (last === 0) return { fence: store.head, endCursor: null };

@@ -26,6 +26,15 @@ export class EventStore {
   private readonly byEntity: IntList[];
   private readonly byEntityType: IntList[][];
   private readonly entityIdx: Map<string, number>;
+  /**
+   * When each event was recorded, to the second of the simulated clock, as runs: event `runSeq[i]` and the
+   * ones after it up to the next run were recorded in second `runSec[i]` (the clock only moves forward, so
+   * runs ascend). Events appended before `recordTimes` (the seeded history) have none. Only the fault
+   * fence-by-timestamp reads them (sameSecondEnd): the API shows no event time.
+   */
+  private readonly runSeq: number[] = [];
+  private readonly runSec: number[] = [];
+  private recordedAt: (() => number) | null = null;
 
   constructor(
     readonly seed: number,
@@ -43,6 +52,25 @@ export class EventStore {
     return this.size;
   }
 
+  /** From now on every appended event is stamped with `now()` (ms) to the second. */
+  recordTimes(now: () => number): void {
+    this.recordedAt = now;
+  }
+
+  /** The last event recorded in the same second as `seq` (`seq` itself when it has no recorded time). */
+  sameSecondEnd(seq: number): number {
+    let lo = 0;
+    let hi = this.runSeq.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.runSeq[mid] ?? 0) <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === 0) return seq;
+    const next = this.runSeq[lo];
+    return next === undefined ? this.size : next - 1;
+  }
+
   entityIndex(code: string): number | undefined {
     return this.entityIdx.get(code);
   }
@@ -56,6 +84,13 @@ export class EventStore {
     this.entityCol[this.size] = e;
     this.typeCol[this.size] = t;
     const seq = ++this.size;
+    if (this.recordedAt) {
+      const sec = Math.floor(this.recordedAt() / 1000);
+      if (this.runSec[this.runSec.length - 1] !== sec) {
+        this.runSeq.push(seq);
+        this.runSec.push(sec);
+      }
+    }
     if (fields) this.payloads.set(seq, fields);
     this.byEntity[e]?.push(seq);
     this.byEntityType[e]?.[t]?.push(seq);
