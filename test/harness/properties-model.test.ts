@@ -99,6 +99,15 @@ describe('CheckpointModel', () => {
     assert.equal(fresh().expectStalePatch('ec1.1', ans(409, { checkpoint: data('ev1.a', 'ec1.1') }))?.clause, 'EP-CHECKPOINT-CONFLICT');
     assert.equal(created().expectFreshPatch('ev1.b', ans(200, { checkpoint: data('ev1.b', 'ec1.1') }))?.clause, 'EP-CHECKPOINT-CYCLE');
     assert.equal(created().expectFreshPatch('ev1.b', ans(200, { checkpoint: data('ev1.x', 'ec1.2') }))?.clause, 'EP-CHECKPOINT-CYCLE');
+    // A PATCH to the cursor already held changes no state: keeping the version (a token of the state) is allowed, and
+    // a stale version is still refused after it.
+    const noop = created();
+    assert.equal(noop.expectFreshPatch('ev1.a', ans(200, { checkpoint: data('ev1.a', 'ec1.1') })), undefined);
+    assert.deepEqual(noop.stale, [], 'a kept version is still the current one, not a stale one');
+    assert.equal(created().expectFreshPatch('ev1.a', ans(200, { checkpoint: data('ev1.a', 'ec1.2') })), undefined);
+    const after = created();
+    after.expectFreshPatch('ev1.b', ans(200, { checkpoint: data('ev1.b', 'ec1.2') }));
+    assert.equal(after.expectStalePatch('ec1.1', ans(200, { checkpoint: data('ev1.b', 'ec1.2') }))?.clause, 'EP-CHECKPOINT-CONFLICT', 'a stale version to the cursor held is refused');
     const two = [ans(200, { checkpoint: data('ev1.b', 'ec1.2') }), ans(200, { checkpoint: data('ev1.c', 'ec1.3') })];
     assert.equal(created().expectConcurrentPatches(['ev1.b', 'ev1.c'], two)?.clause, 'EP-CHECKPOINT-CONFLICT');
     const keptVersion = [ans(200, { checkpoint: data('ev1.b', 'ec1.1') }), ans(200, { checkpoint: data('ev1.c', 'ec1.1') })];

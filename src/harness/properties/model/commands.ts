@@ -131,9 +131,12 @@ class PatchTogether implements Cmd {
   constructor(readonly cursorSels: readonly number[]) {}
   check = (): boolean => true;
   async run(m: Model, r: Real): Promise<void> {
-    const ats = this.cursorSels.map((s) => position(m, s));
+    // Only PATCHes that move the checkpoint: to the cursor it holds, a PATCH changes no state, so a target may keep the
+    // version and let the next PATCH with it win as well (state.ts, applyWin); "exactly one wins" is a claim about moves.
+    const ats = this.cursorSels.map((s) => position(m, s)).filter((at) => m.stream.cursorAt(at) !== m.cp.current.cursor);
     const cursors = ats.map((at) => m.stream.cursorAt(at));
-    this.shown = ats.map((at) => (at < 0 ? 'anchor' : `#${at}`)).join(', ');
+    this.shown = ats.map((at) => (at < 0 ? 'anchor' : `#${at}`)).join(', ') || 'every cursor is the one held: nothing sent';
+    if (cursors.length === 0) return;
     const answers = await r.api.patchTogether(r.name, m.cp.current.version, cursors, this.toString());
     m.stream.wrote();
     judge(m.cp.expectConcurrentPatches(cursors, answers), answers, this.toString());

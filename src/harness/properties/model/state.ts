@@ -179,8 +179,11 @@ export class CheckpointModel {
     if (s === undefined) return v('EP-CHECKPOINT-CYCLE', `${what} answered 200 without the updated checkpoint: ${short(a.text)}`);
     const diff = differs({ ...s, version: this.current.version }, { ...this.current, cursor: newCursor });
     if (diff) return v('EP-CHECKPOINT-CYCLE', `${what}: the updated checkpoint is not the one asked for: ${diff}`);
-    if (s.version === this.current.version) return v('EP-CHECKPOINT-CYCLE', `${what} moved the cursor but kept the version ${s.version}: a successful PATCH changes the version`);
-    this.stale.push(this.current.version);
+    // The version is the token of the checkpoint's current state (spec, CheckpointData): a PATCH that moves the cursor
+    // changes it; one to the cursor already held changes no state, so keeping the version is a reading the spec allows.
+    const moved = newCursor !== this.current.cursor;
+    if (moved && s.version === this.current.version) return v('EP-CHECKPOINT-CYCLE', `${what} moved the cursor but kept the version ${s.version}: a successful PATCH changes the version`);
+    if (s.version !== this.current.version) this.stale.push(this.current.version);
     this.current = s;
     return undefined;
   }
@@ -193,7 +196,11 @@ export class CheckpointModel {
     return diff ? v('EP-CHECKPOINT-CONFLICT', `the 409 body must hold the current state (${showState(this.current)}): ${diff}`) : undefined;
   }
 
-  /** PATCHes with the current version sent together (newCursors[i] for answers[i]): exactly one 200, every 409 holds the winner's state. */
+  /**
+   * PATCHes with the current version sent together (newCursors[i] for answers[i]), each to a cursor other than the one
+   * held (a no-op PATCH may keep the version, and then a second one with it may succeed too): exactly one 200, every
+   * 409 holds the winner's state.
+   */
   expectConcurrentPatches(newCursors: readonly string[], answers: readonly Answer[]): Violation | undefined {
     const wins = answers.flatMap((a, i) => (a.status === 200 ? [i] : []));
     // A success that keeps the version lets the next PATCH with that version succeed too: the cycle is broken first.
