@@ -93,6 +93,9 @@ const ROWS: Row[] = [
   ['checkpoint-conflict-bare', 'checkpoint-conflict-body', 'Endpoints: "409 with the current state if the version no longer matches"; Errors: "PATCH checkpoint version mismatch | 409 | body holds the current state"; failure body `{detail: string}`.',
     '409 `{"detail": "...", "checkpoint": CheckpointData}`', '409 with the CheckpointData fields at the root, plus `detail`',
     {}],
+  ['checkpoint-noop-keeps-version', 'checkpoint-noop-patch', 'CheckpointData: "checkpointVersion | opaque version token (prefix ec1.) of the checkpoint\'s current state"; a PATCH whose newCursor is the cursor already held changes no state (behaviour not shown).',
+    'every successful PATCH gives a new checkpointVersion', 'a PATCH with the current version to the cursor already held answers 200 with the checkpoint unchanged (same checkpointVersion); a stale version is still 409',
+    {}],
   // ---- event paging ----
   ['page-size-250', 'page-size', 'Limits: "Events per request | returned in pageInfo.limit (the sample value is 1000)"; "Maximum page size that a client can request: not shown."',
     'default and maximum page size 1000 (a larger limit is 422)', 'default and maximum page size 250 (a larger limit is 422)',

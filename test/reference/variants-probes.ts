@@ -260,6 +260,19 @@ export const VARIANT_PROBES: VariantProbe[] = [
     },
   },
   {
+    variant: 'checkpoint-noop-keeps-version', checks: 'a PATCH with the current version to the cursor held keeps the checkpointVersion (a stale one is still 409)',
+    async observe(h) {
+      const a = await put(h, 'noop-keeps');
+      const r = await h.api('PATCH', '/event/checkpoint/noop-keeps', { json: { expectedCheckpointVersion: a.body.checkpointVersion, newCursor: a.body.cursor } });
+      if (r.status !== 200) return 'neither';
+      // Under checkpoint-patch-bare (the all-alternate persona) the CheckpointData sits at the root.
+      const cp = (isObj(r.body.checkpoint) ? r.body.checkpoint : r.body) as Record<string, unknown>;
+      const stale = await h.api('PATCH', '/event/checkpoint/noop-keeps', { json: { expectedCheckpointVersion: 'ec1.stale', newCursor: a.body.cursor } });
+      if (stale.status !== 409 || typeof cp.checkpointVersion !== 'string') return 'neither';
+      return seen(cp.checkpointVersion !== a.body.checkpointVersion, cp.checkpointVersion === a.body.checkpointVersion);
+    },
+  },
+  {
     variant: 'checkpoint-conflict-bare', checks: 'a PATCH 409 carries the CheckpointData fields at the root, plus detail',
     async observe(h) {
       const a = await put(h, 'conflict-bare');

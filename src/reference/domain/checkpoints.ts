@@ -71,13 +71,15 @@ export class CheckpointBook {
    * The compare-and-set. Clean, it never awaits: the check and the write happen in one synchronous stretch
    * (the promise only delivers the result). The faults checkpoint-cas-not-atomic (50 ms) and checkpoint-cas-window-2ms open a gap between them.
    */
-  async compareAndSet(email: string, name: string, expectedVersion: string, cursor: string, nowIso: string): Promise<CasResult | undefined> {
+  async compareAndSet(email: string, name: string, expectedVersion: string, cursor: string, nowIso: string, noopKeepsVersion = false): Promise<CasResult | undefined> {
     const m = this.byUser.get(email);
     const cp = m?.get(name);
     if (!m || !cp) return undefined;
     // The fault: "nothing to move" is answered before the version is compared.
     if (cp.cursor === cursor && this.faults.on('checkpoint-same-cursor-unversioned')) return { ok: true, checkpoint: cp };
     if (cp.checkpointVersion !== expectedVersion && !this.faults.on('checkpoint-no-version-check')) return { ok: false, checkpoint: cp };
+    // Variant checkpoint-noop-keeps-version: the state does not change, so neither does its version token.
+    if (noopKeepsVersion && cp.cursor === cursor) return { ok: true, checkpoint: cp };
     // 50 ms: any concurrency finds it; 2 ms: only requests that truly reach the server together (a barrier).
     if (this.faults.on('checkpoint-cas-not-atomic')) await sleep(50);
     else if (this.faults.on('checkpoint-cas-window-2ms')) await sleep(2);

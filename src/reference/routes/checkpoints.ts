@@ -86,7 +86,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
     if (!book().get(checkpointOwner(p, ctx), name)) throw notFound();
     seqOfCursor(domain.codec, domain.store, request.body.newCursor);
     // Compare-and-set: the book checks and writes the version with no await in between.
-    const r = await book().compareAndSet(checkpointOwner(p, ctx), name, request.body.expectedCheckpointVersion, request.body.newCursor, domain.nowIso());
+    const r = await book().compareAndSet(checkpointOwner(p, ctx), name, request.body.expectedCheckpointVersion, request.body.newCursor, domain.nowIso(), ctx.variants.is('checkpoint-noop-keeps-version'));
     if (!r) throw notFound();
     if (!r.ok) {
       // "Body holds the current state": under {checkpoint}, or (variant) its fields at the root beside detail.
