@@ -2,11 +2,12 @@
  * `npm run bench`: every benchmark of docs/performance.md, one after the other, each printing its detail
  * lines, then one summary table of every figure as a ratio against the baseline it names (measured in the
  * same run), with the load average at start and end. Select some by name; `--quick` reduces repetitions:
- *   npx tsx bench/run-all.ts [--quick] [validation] [overhead] [scale] [suite] [real-path] [walk] [startup]
+ *   npx tsx bench/run-all.ts [--quick] [validation] [overhead] [scale] [suite] [real-path] [walk] [startup] [per-request]
  * A new benchmark exports a `Benchmark` (bench/lib/summary.ts) and is added to BENCHMARKS below.
  */
 import { cpus, loadavg } from 'node:os';
 import { overheadBenchmark } from './engine-overhead.js';
+import { perRequestBenchmark } from './per-request.js';
 import { realPathBenchmark } from './real-path.js';
 import { walkBenchmark } from './real-walk.js';
 import { scaleBenchmark } from './scale.js';
@@ -15,7 +16,7 @@ import { suiteBenchmark } from './suite-wall.js';
 import { printSummary, type Benchmark, type Figure } from './lib/summary.js';
 import { validationBenchmark } from './validation.js';
 
-const BENCHMARKS: Benchmark[] = [validationBenchmark, overheadBenchmark, scaleBenchmark, suiteBenchmark, realPathBenchmark, startupBenchmark, walkBenchmark];
+const BENCHMARKS: Benchmark[] = [validationBenchmark, overheadBenchmark, scaleBenchmark, suiteBenchmark, realPathBenchmark, startupBenchmark, walkBenchmark, perRequestBenchmark];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');

@@ -7,7 +7,10 @@
  *   The project's metadata chooses the embedded run (playwright.config.ts): `fault` (one injected fault),
  *   `mode` ('sandbox' | 'production', the server's mode) and `profile` (the profile to load for it).
  * - worker `schemas`: the schema registry bound to the target's paths/fields.
- * - test `engine`: an EngineContext whose transport records every exchange (redacted) as attachments of the
+ * - test `wire`: the raw transport of the test (FTF_TRANSPORT, src/harness/http/transport-choice.ts): Playwright's
+ *   `request` fixture by default, or the undici transport with FTF_TRANSPORT=undici. `engine` and the
+ *   property fixtures wrap it in the same write guard, recorder and redaction whichever it is.
+ * - test `engine`: an EngineContext whose transport records every exchange (redacted) as one attachment of the
  *   current step, whose auth client caches tokens per test, and whose steps are boxed test.steps.
  */
 import { randomBytes } from 'node:crypto';
@@ -19,13 +22,15 @@ import type { CheckResult } from '../src/harness/checks/types.js';
 import type { EngineContext } from '../src/harness/engine/types.js';
 import type { SourceLocation } from '../src/harness/scenario/types.js';
 import { createPlaywrightTransport } from '../src/harness/http/playwright-transport.js';
+import { transportKind } from '../src/harness/http/transport-choice.js';
+import { createUndiciTransport } from '../src/harness/http/undici-transport.js';
 import { RecordingTransport } from '../src/harness/http/recorder.js';
 import { boundedRecording, harSink, summaryComment } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
 import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/record-outcome.js';
 import { encodeOutcome } from '../src/harness/report/outcome.js';
 import { versionSink } from '../src/harness/report/implementation.js';
-import type { Exchange, ExchangeSink, RecordingSummary } from '../src/harness/http/types.js';
+import type { Exchange, ExchangeSink, RecordingSummary, Transport } from '../src/harness/http/types.js';
 import { loadScenarioSuiteOnce } from '../src/harness/scenario/suite-cache.js';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
 import type { SchemaRegistry } from '../src/harness/schemas/types.js';
@@ -55,6 +60,8 @@ interface TestFixtures {
   target: ResolvedTarget;
   /** Auto: skips scenarios needing `mutation` on a production target without both opt-ins (guard.ts). */
   productionGuard: void;
+  /** The test's raw transport (not recorded): Playwright's request fixture, or undici (FTF_TRANSPORT). */
+  wire: Transport;
   engine: EngineContext;
   /** Checks recorded during the test (warnings are turned into annotations at the end). */
   checks: CheckResult[];
@@ -63,17 +70,18 @@ interface TestFixtures {
 }
 
 /**
- * Attaches each redacted exchange it is given (JSON + reproducing curl) to the running step; allure-playwright
- * picks them up. It sits behind the bounded recording (boundedRecording, sinks.ts): a long walk attaches its
- * first, failing, sampled and last exchanges, plus `recording summary.json` (what was only counted).
+ * Attaches each redacted exchange to the running step as ONE JSON attachment (its `curl` field is the
+ * reproducing command); allure-playwright picks it up. One attach per exchange: each is a Playwright step
+ * with a captured stack, sent to the runner and written by every reporter. It sits behind the bounded
+ * recording (boundedRecording, sinks.ts): a long walk attaches its first, failing, sampled and last
+ * exchanges, plus `recording summary.json` (what was only counted).
  */
 function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink {
   return {
     async onExchange(x: Exchange) {
-      const name = `${String(x.id).padStart(2, '0')} ${x.label}`;
-      evidence.exchanges.push(`${name}.json`);
-      await testInfo.attach(`${name}.json`, { body: JSON.stringify(x, null, 2), contentType: 'application/json' });
-      await testInfo.attach(`${name}.curl`, { body: x.curl, contentType: 'text/plain' });
+      const name = `${String(x.id).padStart(2, '0')} ${x.label}.json`;
+      evidence.exchanges.push(name);
+      await testInfo.attach(name, { body: JSON.stringify(x, null, 2), contentType: 'application/json' });
     },
     async onSummary(summary: RecordingSummary) {
       await testInfo.attach('recording summary.json', { body: JSON.stringify({ comment: summaryComment(summary), ...summary }, null, 2), contentType: 'application/json' });
@@ -209,7 +217,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  engine: async ({ target, schemas, request, checks, evidence }, use, testInfo) => {
+  // Chosen once per worker: Playwright reads a fixture's dependencies from its parameter list, so only the
+  // `playwright` choice asks for the `request` fixture (an APIRequestContext per test); `undici` gets one
+  // Agent per test, closed at its end.
+  wire:
+    transportKind() === 'playwright'
+      ? async ({ request }, use) => use(createPlaywrightTransport(request))
+      : // eslint-disable-next-line no-empty-pattern
+        async ({}, use) => {
+          const transport = createUndiciTransport();
+          try {
+            await use(transport);
+          } finally {
+            await transport.dispose?.();
+          }
+        },
+  engine: async ({ target, schemas, wire: raw, checks, evidence }, use, testInfo) => {
     const redactor = new Redactor();
     // Secrets learned during the test (issued tokens, profile secrets) reach the reporters as digests first.
     redactor.onSpellings((spellings) => announceSecrets(spellings));
@@ -219,7 +242,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const har = harSink(harFile);
     evidence.har = harFile;
     // Inside the recorder: a refused production write is still recorded (as an error exchange) in the reports.
-    const wire = guardProductionWrites(createPlaywrightTransport(request), target, cliAllowsMutations());
+    const wire = guardProductionWrites(raw, target, cliAllowsMutations());
     // The profile's implementation.version_header: its values in the (redacted) responses go into the outcome record.
     const version = target.implementation?.versionHeader ? [versionSink(target.implementation.versionHeader, evidence)] : [];
     // Attachments and HAR behind one bound (sinks.ts): a million-event walk writes its first, failing, sampled

@@ -11,13 +11,13 @@
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
 import { createAuthClient } from '../../src/harness/auth/client.js';
 import { runScenario } from '../../src/harness/engine/run.js';
 import { RecordingTransport } from '../../src/harness/http/recorder.js';
 import { Redactor } from '../../src/harness/http/redactor.js';
 import { createUndiciTransport } from '../../src/harness/http/undici-transport.js';
 import { describeProblem, loadScenarioSuite } from '../../src/harness/scenario/load.js';
+import { bareGet, bareToken } from './bare.js';
 import { schemaRegistry } from '../../src/harness/schemas/registry.js';
 import { loadTargetProfile, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
@@ -33,20 +33,13 @@ const resolveReference = (c: Config): ResolvedTarget => loadTargetProfile(REFERE
 
 async function bare(c: Config): Promise<{ events: number; pages: number }> {
   const target = resolveReference(c);
-  const { clientId = '', secret = '' } = target.credentials.primary ?? {};
-  const tokenRes = await request(`${target.authUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }).toString(),
-  });
-  const { access_token: token } = JSON.parse(await tokenRes.body.text()) as { access_token: string };
+  const token = await bareToken(target);
   let cursor: string | undefined;
   let events = 0;
   let pages = 0;
   for (;;) {
     const url = `${target.baseUrl}/event?limit=1000${cursor ? `&start_cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const res = await request(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-    const page = JSON.parse(await res.body.text()) as { events: unknown[]; pageInfo: { hasNextPage: boolean; pageEndCursor: string } };
+    const page = (await bareGet(url, token)) as { events: unknown[]; pageInfo: { hasNextPage: boolean; pageEndCursor: string } };
     pages++;
     events += page.events.length;
     if (!page.pageInfo.hasNextPage) return { events, pages };

@@ -1,6 +1,6 @@
 /**
  * The property tests' fixture, an additive extension of ../fixtures.ts (same worker-scoped `target` with the
- * embedded reference per worker, same schema registry). It builds its own recording transport instead of
+ * embedded reference per worker, same schema registry, same `wire` transport). It builds its own recording transport instead of
  * using `engine`: a property makes hundreds of requests, and attaching every exchange to the report would
  * bury the one that matters. Here the recorder (same redaction) feeds a per-run log, and only the shrunk
  * counterexample's exchanges are attached when a property fails.
@@ -8,7 +8,6 @@
  * announces the secrets it learns (issued tokens) to the reporters as digests, like `engine`.
  */
 import { createAuthClient } from '../../src/harness/auth/client.js';
-import { createPlaywrightTransport } from '../../src/harness/http/playwright-transport.js';
 import { RecordingTransport } from '../../src/harness/http/recorder.js';
 import { Redactor } from '../../src/harness/http/redactor.js';
 import { announceSecrets } from '../../src/harness/report/secret-digests.js';
@@ -30,19 +29,19 @@ export interface ModelFixture {
 }
 
 export const test = base.extend<{ paging: PagingFixture; model: ModelFixture }>({
-  paging: async ({ target, schemas, request }, use) => {
+  paging: async ({ target, schemas, wire }, use) => {
     const redactor = new Redactor();
     const log = new RunLog();
-    const transport = new RecordingTransport(createPlaywrightTransport(request), redactor, [log]);
+    const transport = new RecordingTransport(wire, redactor, [log]);
     const auth = createAuthClient(target, transport, redactor);
     const api = new EventsApi({ target, schemas, transport, auth, redact: (t) => redactor.redactText(t) });
     await use({ api, log });
   },
-  model: async ({ target, schemas, request }, use) => {
+  model: async ({ target, schemas, wire: raw }, use) => {
     const redactor = new Redactor();
     redactor.onSpellings((spellings) => announceSecrets(spellings));
     const log = new RunLog();
-    const wire = guardProductionWrites(createPlaywrightTransport(request), target, cliAllowsMutations());
+    const wire = guardProductionWrites(raw, target, cliAllowsMutations());
     const transport = new RecordingTransport(wire, redactor, [log]);
     const auth = createAuthClient(target, transport, redactor);
     const redact = (t: string): string => redactor.redactText(t);

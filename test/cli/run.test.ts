@@ -111,6 +111,17 @@ test('run: usage errors exit 2; Playwright dying without a report exits 3', asyn
   assert.equal((await cli('run', '--shard', 'half')).code, 2);
   assert.equal((await cli('run', '--grep', '(')).code, 2);
   assert.equal((await cli('run', '--bogus')).code, 2);
+  // FTF_TRANSPORT is read by the workers; a bad value is refused before anything starts.
+  const early = fakePlaywright(undefined, 1);
+  process.env.FTF_TRANSPORT = 'fetch';
+  try {
+    const bad = await cli('run', '--no-report');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /FTF_TRANSPORT must be one of playwright, undici/);
+    assert.equal(early.calls.length, 0, 'Playwright never started');
+  } finally {
+    delete process.env.FTF_TRANSPORT;
+  }
   fakePlaywright(undefined, 1);
   rmSync(join(reports, 'results.json'), { force: true });
   const r = await cli('run', '--no-report');

@@ -12,6 +12,7 @@ import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
 import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js';
 import { resolveTargetFile } from '../../harness/target/load.js';
+import { transportKind } from '../../harness/http/transport-choice.js';
 import { oneOf, parse, passthroughArgs, regExpFlag, shardFlag, UsageError, workersFlag } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, startAllureInBackground, type Evaluation } from '../pipeline.js';
 import { playwright, playwrightArgs, playwrightEnv, type PlaywrightSelection } from '../playwright.js';
@@ -47,7 +48,7 @@ export const SUITE_FLAGS: Record<'failOn' | 'waivers' | 'allowMutations' | 'noRe
   evaluateOnly: { flag: '--evaluate-only', text: 'run nothing: evaluate an existing reports/results.json (after `playwright merge-reports`)' },
   workers: { flag: '--workers', value: 'N', text: 'Playwright workers, an integer from 1 to 99', default: '2', env: 'FTF_WORKERS' },
 };
-export const SUITE_ENV = ['FTF_TARGET', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'FTF_WORKERS', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR', 'FTF_REPORTS_DIR',
+export const SUITE_ENV = ['FTF_TARGET', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'FTF_WORKERS', 'FTF_TRANSPORT', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR', 'FTF_REPORTS_DIR',
   'FTF_KILL_GRACE_MS', 'FTF_EMBEDDED_START_MS', 'FTF_CLAUSE_URL', 'FTF_BLOB_REPORT', 'FTF_FC_RUNS', 'FTF_FC_SEED', 'FTF_FC_PATH', 'FTF_FC_END_ON_FAILURE'];
 
 export interface SuiteRun {
@@ -78,6 +79,8 @@ export async function runSuite(
   },
 ): Promise<SuiteRun> {
   checkWaiversFirst(command, opts.target, opts.waivers);
+  // A bad FTF_TRANSPORT is a usage error before any server or Playwright starts (the workers read it too).
+  transportKind();
   const open = await openTarget(opts.target, { probe: !opts.evaluateOnly, forPlaywright: true });
   try {
     const paths = reportPaths();

@@ -1,0 +1,174 @@
+/**
+ * Per-request cost on the real path (issue 15, item 4): GETs of one holding, each schema-checked, run by the
+ * CLI (`run --workers 1`: the Playwright runner with every reporter, the fixture's transport, recorder,
+ * attachments and HAR) against the reference server in its own process, beside a bare undici loop doing the
+ * same GETs (`undici.request` + `JSON.parse`) in the same run.
+ *
+ * A generated scenario folder (FTF_SPECS_DIR, a temp dir) holds three scenarios with the GETs written out:
+ * a warm-up (1 GET: the worker's first test pays its start), 1 GET and 200 GETs. The in-tool time of each is
+ * the test's duration from Playwright's JSON report; the marginal cost of a GET is (d200 - d1) / 199, so the
+ * token request, fixtures and test start cancel out. The bare side is timed the same way (1 and 200 GETs after
+ * its token). Medians of `rounds`, rounds alternating which side goes first. The transport inside the fixture
+ * is the default unless FTF_TRANSPORT is set (it is passed on, e.g. `FTF_TRANSPORT=playwright`).
+ * Goal: marginal in-tool cost per GET at most 2x the bare one.
+ *
+ *   npx tsx bench/per-request.ts [gets=200] [rounds=3]
+ *   FTF_BENCH_CPU_PROF=<dir>: every process of the tool's runs writes a V8 CPU profile there (bench/lib/cpu-prof.mjs).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { flattenTests, type PlaywrightJson } from '../src/selftest/catalogue-run.js';
+import { REPO_ROOT } from '../src/harness/repo-root.js';
+import { loadTargetProfile, REFERENCE_PROFILE } from '../src/harness/target/load.js';
+import type { ResolvedTarget } from '../src/harness/target/types.js';
+import { bareGet, bareToken } from './lib/bare.js';
+import { median, startServerChild } from './lib/children.js';
+import type { Benchmark } from './lib/summary.js';
+
+const ID = 'bench.per-request';
+const GOAL = 2;
+
+export interface PerRequestRound {
+  /** Test durations (ms) from results.json: 1 GET and `gets` GETs. */
+  tool1: number;
+  toolN: number;
+  /** Wall time of the whole CLI process (ms). */
+  toolProcessMs: number;
+  bare1: number;
+  bareN: number;
+}
+
+export interface PerRequestResult {
+  gets: number;
+  transport: string;
+  rounds: PerRequestRound[];
+  /** Marginal ms per GET (medians over the rounds). */
+  toolPerGetMs: number;
+  barePerGetMs: number;
+  ratio: number;
+  load: number[];
+}
+
+function scenario(id: string, title: string, path: string, gets: number): string {
+  const step = `  - request: { method: GET, path: ${path}, schema: holding }\n`;
+  return `id: ${ID}.${id}\ntitle: ${title}\ncovers: [EP-HOLDING-GET]\ntags: [bench]\nsteps:\n${step.repeat(gets)}`;
+}
+
+/** The scenario folder: warm-up, 1 GET and `gets` GETs of the holding at `path`. */
+function writeScenarios(dir: string, path: string, gets: number): void {
+  mkdirSync(join(dir, 'bench'), { recursive: true });
+  writeFileSync(join(dir, 'bench', 'a-warm.yaml'), scenario('a-warm', 'warm-up, one GET of one holding', path, 1));
+  writeFileSync(join(dir, 'bench', 'b-one.yaml'), scenario('b-one', 'one GET of one holding', path, 1));
+  writeFileSync(join(dir, 'bench', 'c-many.yaml'), scenario('c-many', `${gets} GETs of one holding`, path, gets));
+}
+
+async function holdingPath(target: ResolvedTarget, token: string): Promise<string> {
+  const entity = target.entities.allowed[0] ?? 'ENT-ALPHA';
+  const list = (await bareGet(`${target.baseUrl}${(target.paths.holdings ?? '/holding/{entity_code}').replace('{entity_code}', encodeURIComponent(entity))}`, token)) as Array<{ uid: string }>;
+  const uid = list[0]?.uid;
+  if (!uid) throw new Error(`no holding listed for ${entity}`);
+  return `/holding/${entity}/${uid}`;
+}
+
+async function bareRun(target: ResolvedTarget, url: string, n: number): Promise<number> {
+  const token = await bareToken(target);
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await bareGet(url, token);
+  return performance.now() - t0;
+}
+
+/** One `run` of the CLI over the generated folder; the test durations from its results.json. */
+async function toolRun(env: Record<string, string>, dir: string): Promise<Pick<PerRequestRound, 'tool1' | 'toolN' | 'toolProcessMs'>> {
+  const out = mkdtempSync(join(tmpdir(), 'ftf-per-request-run-'));
+  try {
+    const args = [join(REPO_ROOT, 'bin', 'ftf-conformance.mjs'), 'run', '--target', REFERENCE_PROFILE, '--workers', '1', '--grep', `^${ID.replace('.', '\\.')}\\.`, '--no-report', '--', '--output', join(out, 'test-results')];
+    const prof = process.env.FTF_BENCH_CPU_PROF;
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...env,
+      FTF_SPECS_DIR: dir,
+      FTF_REPORTS_DIR: join(out, 'reports'),
+      FORCE_COLOR: '0',
+      // Node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded script profiles each process (bench/lib/cpu-prof.mjs).
+      ...(prof ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(join(REPO_ROOT, 'bench', 'lib', 'cpu-prof.mjs')).href}`.trim() } : {}),
+    };
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString('utf8')));
+    const code = await new Promise<number | null>((res) => child.on('close', res));
+    const toolProcessMs = performance.now() - t0;
+    let report: PlaywrightJson;
+    try {
+      report = JSON.parse(readFileSync(join(out, 'reports', 'results.json'), 'utf8')) as PlaywrightJson;
+    } catch {
+      throw new Error(`the run wrote no results.json (exit ${code})\n${output.slice(-3000)}`);
+    }
+    const tests = flattenTests(report);
+    const duration = (id: string): number => {
+      const t = tests.find((x) => x.title.startsWith(`${ID}.${id}:`));
+      if (!t || t.resultStatus !== 'passed') throw new Error(`${ID}.${id}: ${t ? `${t.resultStatus}: ${t.messages.join('\n')}` : 'not run'} (exit ${code})\n${output.slice(-3000)}`);
+      return t.duration;
+    };
+    return { tool1: duration('b-one'), toolN: duration('c-many'), toolProcessMs };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+export async function perRequest(gets = 200, rounds = 3): Promise<PerRequestResult> {
+  const server = await startServerChild(0);
+  const dir = mkdtempSync(join(tmpdir(), 'ftf-per-request-'));
+  try {
+    const target = loadTargetProfile(REFERENCE_PROFILE, { env: { ...process.env, ...server.info.env } });
+    const path = await holdingPath(target, await bareToken(target));
+    writeScenarios(dir, path, gets);
+    const url = `${target.baseUrl}${path}`;
+    await bareRun(target, url, gets); // warm the server and this process
+    const load = loadavg();
+    const out: PerRequestRound[] = [];
+    for (let i = 0; i < rounds; i++) {
+      let bare = { bare1: 0, bareN: 0 };
+      const measureBare = async (): Promise<void> => {
+        bare = { bare1: await bareRun(target, url, 1), bareN: await bareRun(target, url, gets) };
+      };
+      if (i % 2) await measureBare();
+      const tool = await toolRun(server.info.env, dir);
+      if (!(i % 2)) await measureBare();
+      out.push({ ...tool, ...bare });
+    }
+    const toolPerGetMs = median(out.map((r) => (r.toolN - r.tool1) / (gets - 1)));
+    const barePerGetMs = median(out.map((r) => (r.bareN - r.bare1) / (gets - 1)));
+    return { gets, transport: process.env.FTF_TRANSPORT?.trim() || 'default', rounds: out, toolPerGetMs, barePerGetMs, ratio: toolPerGetMs / barePerGetMs, load };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await server.close();
+  }
+}
+
+/** run-all's entry: the marginal in-tool cost of one schema-checked GET against the bare loop (FTF_TRANSPORT picks the transport; --quick 1 round). */
+export const perRequestBenchmark: Benchmark = {
+  name: 'per-request',
+  async run({ quick }) {
+    const r = await perRequest(200, quick ? 1 : 3);
+    printPerRequest(r);
+    return [{ benchmark: 'per-request', figure: `one schema-checked GET in-tool (${r.transport} transport)`, ratio: r.ratio, against: 'bare undici loop', goal: '<= 2', detail: `${r.toolPerGetMs.toFixed(1)} ms vs ${r.barePerGetMs.toFixed(2)} ms per GET (marginal, ${r.gets} GETs)` }];
+  },
+};
+
+export function printPerRequest(r: PerRequestResult): void {
+  console.log(`per-request cost: ${r.gets} GETs of one holding (schema-checked) vs 1, CLI run --workers 1, transport ${r.transport}; load average at start ${r.load.map((l) => l.toFixed(1)).join(' ')}`);
+  r.rounds.forEach((x, i) => {
+    console.log(`  round ${i + 1}: tool test ${x.tool1.toFixed(0)} ms (1 GET) / ${x.toolN.toFixed(0)} ms (${r.gets}), CLI process ${x.toolProcessMs.toFixed(0)} ms; bare ${x.bare1.toFixed(1)} ms / ${x.bareN.toFixed(1)} ms`);
+  });
+  console.log(`marginal per GET: tool ${r.toolPerGetMs.toFixed(2)} ms, bare ${r.barePerGetMs.toFixed(2)} ms (medians); ratio ${r.ratio.toFixed(2)} (goal <= ${GOAL}) ${r.ratio <= GOAL ? 'OK' : 'ABOVE GOAL'}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printPerRequest(await perRequest(Number(process.argv[2] ?? 200), Number(process.argv[3] ?? 3)));
+}
