@@ -33,6 +33,16 @@ describe('IdempotencyModel', () => {
     assert.equal(IdempotencyModel.expectMissingKey(ans(400, { detail: 'Idempotency-Key header is required.' })), undefined);
   });
 
+  it("judges another user's request with a used key: anything but the primary user's subscription back", () => {
+    const m = new IdempotencyModel();
+    m.expectNewKey('k1', 'valid', [sub('s1')]);
+    m.expectNewKey('k2', 'below-minimum', [below]);
+    assert.equal(m.expectOtherUsersKey('k1', sub('s9')), undefined, 'a new subscription of its own');
+    assert.equal(m.expectOtherUsersKey('k1', ans(403, { detail: 'Not authorised for this entity' })), undefined, 'an allow-list refusal');
+    assert.equal(m.expectOtherUsersKey('k2', below), undefined, 'the same rejection, byte for byte, is its own answer');
+    assert.equal(m.expectOtherUsersKey('k1', sub('s1'))?.clause, 'EP-SUBSCRIBE-REPLAY', "the primary user's subscription replayed");
+  });
+
   it('rejects a retry that is not the first answer byte for byte (a new subscription, a status lost, a rejection not cached)', () => {
     const m = new IdempotencyModel();
     m.expectNewKey('k1', 'valid', [sub('s1')]);

@@ -77,8 +77,8 @@ export class ModelApi {
   }
 
   /** POST /subscribe; key undefined = without the Idempotency-Key header. */
-  subscribe(key: string | undefined, body: Record<string, unknown>, label: string): Promise<Answer> {
-    return this.one('POST', '/subscribe', 'primary', body, key === undefined ? {} : { 'idempotency-key': key }, label);
+  subscribe(key: string | undefined, body: Record<string, unknown>, label: string, credential = 'primary'): Promise<Answer> {
+    return this.one('POST', '/subscribe', credential, body, key === undefined ? {} : { 'idempotency-key': key }, label);
   }
 
   /** n identical POST /subscribe with one key, released together. */

@@ -88,6 +88,21 @@ class Retry implements Cmd {
   toString = (): string => `retry(used key #${this.keySel}${this.shown ? ` = ${this.shown}` : ''}, ${this.changed ? 'changed' : 'same'} body${this.together > 1 ? `, ${this.together} together` : ''})`;
 }
 
+class OtherUsersKey implements Cmd {
+  private shown = '';
+  constructor(readonly keySel: number) {}
+  check = (m: Readonly<Model>): boolean => m.can.second && m.idem.keys.length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const key = pick(m.idem.keys, this.keySel);
+    const kind = m.kinds.get(key) as BodyKind;
+    this.shown = `${keyName(m, key)} (body ${kind})`;
+    const a = await r.api.subscribe(key, subscribeBody(r.target, r.product, kind, r.unknownUid), this.toString(), 'second');
+    m.stream.wrote();
+    judge(m.idem.expectOtherUsersKey(key, a), [a], this.toString());
+  }
+  toString = (): string => `subscribe by the second user with the primary user's key #${this.keySel}${this.shown ? ` = ${this.shown}` : ''}`;
+}
+
 class SubscribeWithoutKey implements Cmd {
   check = (): boolean => true;
   async run(m: Model, r: Real): Promise<void> {
@@ -255,6 +270,8 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
       // A retry with a changed body is the only one that tells a cached rejection from a re-processed one.
       sel.map((k) => new Retry(k, true, 1)),
       fc.constant(null).map(() => new SubscribeWithoutKey()),
+      // Keys are per user: the second user's request with a used key is not a retry (idempotency-key-not-user-scoped).
+      sel.map((k) => new OtherUsersKey(k)),
       fc.constant(null).map(() => new GetCheckpoint()),
       fc.tuple(sel, fc.boolean(), sel).map(([c, stale, s]) => new Patch(c, stale, s)),
       fc.array(sel, { minLength: 2, maxLength: b.maxTogether }).map((cs) => new PatchTogether(cs)),

@@ -116,6 +116,18 @@ export class IdempotencyModel {
     return undefined;
   }
 
+  /**
+   * Another user sends a key the primary user used, with the same body: no retry of the primary user's request
+   * (a key belongs to its user), so it must not get the primary user's subscription back. Whatever else it gets
+   * (a new subscription, or a refusal when the entity is not on its allow-list) the spec allows.
+   */
+  expectOtherUsersKey(key: string, a: Answer): Violation | undefined {
+    const first = this.first.get(key);
+    const theirs = first && first.status >= 200 && first.status < 300 ? subscriptionUid(first.json) : undefined;
+    if (theirs === undefined || a.status < 200 || a.status >= 300 || subscriptionUid(a.json) !== theirs) return undefined;
+    return v('EP-SUBSCRIBE-REPLAY', `the second user's POST /subscribe with the primary user's key ${key} answered ${show(a)} with the primary user's subscription ${theirs}: a key belongs to its user, another user's request is no retry and must not replay (or reveal) that answer`);
+  }
+
   /** POST /subscribe without the header. */
   static expectMissingKey(a: Answer): Violation | undefined {
     if (a.status === 400 && detailOf(a.json) === DETAIL.missingKey) return undefined;
