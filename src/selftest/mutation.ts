@@ -14,7 +14,7 @@ export { runMutationMatrix, type MutationOptions, type MutationResult } from './
 export type { MutationReport, FaultResult, Verdict } from './verdict.js';
 export { CI_SUBSET } from './subsets.js';
 
-export const USAGE = 'usage: ftf-conformance selftest [--faults a,b,c | --subset ci|all] [--workers N] [--full] [--write-docs]';
+export const USAGE = 'usage: ftf-conformance selftest [--faults a,b,c | --subset ci|all] [--mode reference|no-control] [--workers N] [--full] [--write-docs]';
 
 export class MutationUsageError extends Error {}
 
@@ -27,7 +27,7 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
       allowPositionals: false,
       options: {
         faults: { type: 'string' }, subset: { type: 'string' }, workers: { type: 'string' },
-        full: { type: 'boolean' }, 'write-docs': { type: 'boolean' }, help: { type: 'boolean' },
+        mode: { type: 'string' }, full: { type: 'boolean' }, 'write-docs': { type: 'boolean' }, help: { type: 'boolean' },
       },
     }));
   } catch (err) {
@@ -40,12 +40,16 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
   if (values.workers !== undefined && !/^[1-9][0-9]?$/.test(values.workers)) {
     throw new MutationUsageError(`--workers must be an integer from 1 to 99 (got "${values.workers}")`);
   }
+  if (values.mode !== undefined && values.mode !== 'reference' && values.mode !== 'no-control') {
+    throw new MutationUsageError(`--mode must be reference or no-control (got "${values.mode}")`);
+  }
   const faults = values.faults?.split(',').map((s) => s.trim()).filter((s) => s !== '');
   return {
     ...(faults?.length ? { faults } : {}),
     ...(values.subset ? { subset: values.subset as 'ci' | 'all' } : {}),
     ...(values.workers ? { workers: Number(values.workers) } : {}),
     ...(values.full ? { full: true } : {}),
+    ...(values.mode === 'no-control' ? { mode: 'no-control' as const } : {}),
     ...(values['write-docs'] ? { writeDocs: true } : {}),
   };
 }

@@ -12,9 +12,11 @@ export interface RunFacts {
   wallMs: number;
   workers: number;
   mode: 'targeted' | 'full';
-  /** Faults that were not run because their deviation needs another target profile. */
-  notRunnable: string[];
+  /** Faults that were not run, each with the reason (e.g. not observable without a clock in no-control mode). */
+  notRunnable: Record<string, string>;
   generatedAt: string;
+  /** The target the matrix ran against: the reference (default) or the reference without the control API. */
+  target?: 'no-control';
 }
 
 const MARK: Record<Verdict, string> = { killed: 'killed', 'killed-incidentally': 'KILLED-INCIDENTALLY', survived: 'SURVIVED' };
@@ -22,17 +24,20 @@ const MARK: Record<Verdict, string> = { killed: 'killed', 'killed-incidentally':
 export function formatMatrix(report: MutationReport, facts: RunFacts): string {
   const lines: string[] = [];
   const width = Math.max(...report.faults.map((f) => f.name.length), 10);
+  if (facts.target === 'no-control') lines.push('target: the reference as a sandbox without the control API (fixtures/targets/reference-no-control.yaml)');
   lines.push(`clean reference: ${report.clean.passed} passed, ${report.clean.failed} failed${report.clean.failed ? '  <-- FALSE ALARMS' : ''}`);
   lines.push('');
   lines.push(`${'fault'.padEnd(width)}  ${'verdict'.padEnd(19)}  failing scenarios (clauses the fault breaks)`);
   for (const f of report.faults) {
     const failing = (f.failingScenarios.length ? f.failingScenarios.join(', ') : '-') + (f.erroredScenarios.length ? ` [errored, not counted: ${f.erroredScenarios.join(', ')}]` : '');
-    const note = facts.notRunnable.includes(f.name) ? ' [needs a production profile: not run]' : '';
+    const why = facts.notRunnable[f.name];
+    const note = why !== undefined ? ` [not run: ${why}]` : '';
     lines.push(`${f.name.padEnd(width)}  ${MARK[f.verdict].padEnd(19)}  ${failing}  (${f.clauses.join(', ')})${note}`);
   }
-  const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v).length;
+  const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v && facts.notRunnable[f.name] === undefined).length;
+  const notRun = Object.keys(facts.notRunnable).length;
   lines.push('');
-  lines.push(`${report.faults.length} faults: ${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, ${count('survived')} survived`
+  lines.push(`${report.faults.length} faults: ${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, ${count('survived')} survived${notRun ? `, ${notRun} not run` : ''}`
     + ` — wall time ${(facts.wallMs / 1000).toFixed(1)} s on ${facts.workers} worker(s), ${facts.mode} mode`);
   return lines.join('\n');
 }
@@ -50,7 +55,8 @@ export function renderMarkdown(report: MutationReport, facts: RunFacts): string 
   const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v).length;
   const rows = report.faults.map((f) => {
     const failing = f.failingScenarios.length ? f.failingScenarios.map((s) => `\`${s}\``).join(', ') : '—';
-    const verdict = facts.notRunnable.includes(f.name) ? `${f.verdict} (needs a production profile)` : f.verdict;
+    const why = facts.notRunnable[f.name];
+    const verdict = why !== undefined ? `not run (${why})` : f.verdict;
     return `| \`${f.name}\` | ${families.get(f.name) ?? ''} | ${cell(descriptions.get(f.name) ?? '')} | ${f.clauses.join(', ')} | ${failing} | **${verdict}** |`;
   });
   return `# Mutation matrix

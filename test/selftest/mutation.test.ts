@@ -153,7 +153,7 @@ describe('mutation runner', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const facts: RunFacts = { wallMs: 1000, workers: 2, mode: 'targeted', notRunnable: [], generatedAt: '2026-01-01T00:00:00Z' };
+    const facts: RunFacts = { wallMs: 1000, workers: 2, mode: 'targeted', notRunnable: {}, generatedAt: '2026-01-01T00:00:00Z' };
     const md = renderMarkdown(report, facts);
     assert.match(md, /\| `paging-gap` \| paging \| .* \| EP-EVENT-PAGING \| `paging.traversal` \| \*\*killed\*\* \|/);
   });

@@ -96,7 +96,8 @@ export interface SkipIfStep extends StepCommon { skip_if: string; message?: stri
 /** A bounded loopback HTTP listener; `as` gets {url, requests}. */
 export interface ListenStep extends StepCommon { listen: { as: string; max_ms?: number } }
 /** Wait up to `ms`, less once `until` is true. */
-export interface WaitStep extends StepCommon { wait: { ms: number; until?: string } }
+/** `ms`: a number, or a `${}` template computing it (from target.timing): 1..60000 when the step runs. */
+export interface WaitStep extends StepCommon { wait: { ms: number | string; until?: string } }
 
 /** Consent only (PKCE S256) for a credential; `as` gets {code, code_verifier, redirect_uri, state, client_id}. */
 export interface AuthorizeStep extends StepCommon { authorize: { credential?: string; redirect_uri?: string; as: string } }

@@ -7,7 +7,7 @@
  */
 import { FtfError } from '../../shared/errors.js';
 import { deriveCapabilities } from './capabilities.js';
-import { timeoutsOf } from './bounds.js';
+import { timeoutsOf, timingOf } from './bounds.js';
 import { FIELD_DEFAULTS, PATH_DEFAULTS, RECORD_DEFAULTS } from './defaults.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
 import { EMBEDDED, isEmbedded, type Profile } from './profile.js';
@@ -64,6 +64,7 @@ export function resolveTarget(profile: Profile, opts: ResolveOptions = {}): Reso
     webhook: { deleteBody: raw.webhook?.delete_body ?? false },
     capabilities: new Set(),
     allowMutations: raw.allow_mutations ?? false,
+    timing: timingOf(raw.timing),
     timeouts: timeoutsOf(raw.timeouts),
   };
   target.capabilities = deriveCapabilities(raw.capabilities ?? [], { ...target, baseUrl: target.baseUrl === EMBEDDED ? EMBEDDED_LOOPBACK : target.baseUrl });

@@ -79,5 +79,7 @@ export interface ResolvedTarget {
   webhook: { deleteBody: boolean };
   capabilities: Set<Capability>;
   allowMutations: boolean;
+  /** The target's own timing (profile `timing`): what clock-less forms of scenarios may wait for (bounds.ts Timing). */
+  timing: { shortLivedTokenMaxS?: number; expiryLeewayS: number };
   timeouts: { requestMs: number; pollIntervalMs: number; pollDeadlineMs: number; scenarioMs: number; maxPages: number };
 }
