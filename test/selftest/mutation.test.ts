@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FAULTS } from '../../src/reference/faults.js';
 import { parseMutationArgs, MutationUsageError } from '../../src/selftest/mutation.js';
-import { renderMarkdown, writeJsonReport, type RunFacts } from '../../src/selftest/output.js';
+import { formatMatrix, renderMarkdown, writeJsonReport, type RunFacts } from '../../src/selftest/output.js';
+import { CLOCK_ONLY_FAULTS } from '../../src/selftest/no-control.js';
 import { defaultPlan, projectMetadata, titlesPattern } from '../../src/selftest/plan.js';
 import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/outcome.js';
 import { globalErrors, testsOf, type PwAnnotation, type PwJsonReport } from '../../src/selftest/pw-report.js';
@@ -139,6 +140,24 @@ describe('mutation runner', () => {
     assert.throws(() => parseMutationArgs(['--subset', 'nightly']), MutationUsageError);
     assert.throws(() => parseMutationArgs(['--workers', '0']), MutationUsageError);
     assert.throws(() => parseMutationArgs(['--bogus']), MutationUsageError);
+    assert.deepEqual(parseMutationArgs(['--mode', 'no-control', '--faults', 'a']), { faults: ['a'], mode: 'no-control' });
+    assert.deepEqual(parseMutationArgs(['--mode', 'reference']), {});
+    assert.throws(() => parseMutationArgs(['--mode', 'clockless']), MutationUsageError);
+  });
+
+  it('no-control mode: the clock-only faults are real faults, and a not-run fault shows its reason in the table', () => {
+    for (const name of Object.keys(CLOCK_ONLY_FAULTS)) assert.ok(FAULTS.some((f) => f.name === name), name);
+    const report: MutationReport = {
+      clean: { passed: 2, failed: 0 },
+      faults: [
+        { name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['paging.traversal'], erroredScenarios: [], verdict: 'killed' },
+        { name: 'default-date-wrong', clauses: ['ST-DEFAULT-DATE'], failingScenarios: [], erroredScenarios: [], verdict: 'survived' },
+      ],
+    };
+    const facts: RunFacts = { wallMs: 1000, workers: 1, mode: 'targeted', notRunnable: { 'default-date-wrong': 'not observable without a clock: x' }, generatedAt: '2026-01-01T00:00:00Z', target: 'no-control' };
+    const table = formatMatrix(report, facts);
+    assert.match(table, /default-date-wrong .*\[not run: not observable without a clock: x\]/);
+    assert.match(table, /1 killed, 0 killed incidentally, 0 survived, 1 not run/);
   });
 
   it('writes reports/mutation.json exactly in the agreed shape and a markdown table row per fault', () => {
