@@ -138,6 +138,7 @@ export interface ScenarioDocument {
   family?: string;
   vars?: Record<string, unknown>;
   steps: Step[];
+  clockless_form?: string;
 }
 
 /** A loaded, validated scenario. */
@@ -155,6 +156,10 @@ export interface Scenario {
   /** Worst level of the covered clauses: a scenario covering only `should` clauses reports warnings. */
   level: 'must' | 'should';
   source: SourceLocation;
+  /** Id of the scenario that runs in this one's place on a target without clock (or funding) control (issue 13). */
+  clocklessForm?: string;
+  /** Set on a clock-less form: the scenario it stands in for (it is not a test of its own). */
+  formOf?: string;
 }
 
 export interface StepGroup {
