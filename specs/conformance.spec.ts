@@ -80,7 +80,8 @@ for (const scenario of suite.scenarios.filter((s) => s.formOf === undefined)) {
     },
     async ({ target, engine, checks, evidence }, testInfo) => {
       const { run, missing, via } = chooseForm(scenario, target);
-      test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
+      const noForm = scenario.noClocklessForm !== undefined && missing.some((m) => m === 'clock' || m === 'funding') ? `; no clock-less form: ${scenario.noClocklessForm}` : '';
+      test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}${noForm}`);
       if (via) testInfo.annotations.push({ type: 'form', description: `clock-less form ${via} (the target has no clock control)` });
       // A role the profile leaves out (no fractional-minimum product, no entities...) is the target's shape, not a failure.
       const absent = missingRoles(targetView(target), scenarioRoles(run));

@@ -56,10 +56,21 @@ describe('clockless_form', () => {
     }
   });
 
+  it('no_clockless_form carries the reason; it cannot be given together with a form', () => {
+    const ok = load({ a: scenario('f.a', 'needs: [clock]\nno_clockless_form: a day must pass') });
+    assert.equal(ok.scenarios[0]?.noClocklessForm, 'a day must pass');
+    const both = load({ a: scenario('f.a', 'needs: [clock]\nno_clockless_form: x\nclockless_form: f.b'), b: scenario('f.b') });
+    assert.equal(both.scenarios.some((x) => x.id === 'f.a'), false);
+    assert.equal(both.problems[0]?.errors[0]?.code, 'FTF_E_SCENARIO_INVALID');
+  });
+
   it('the catalogue: every form covers its scenario\'s clauses and needs no clock', () => {
     const s = loadScenarioSuite('specs');
     assert.equal(s.problems.length, 0, messages(s));
     const forms = s.scenarios.filter((x) => x.formOf !== undefined).map((x) => `${x.formOf} -> ${x.id}`).sort();
     assert.deepEqual(forms, ['events.kinds -> events.kinds-observed', 'events.scope-appended -> events.scope-traffic', 'paging.fence-append -> paging.fence-traffic', 'token.expiry -> token.expiry-realtime']);
+    // Every other scenario needing the clock says why it has no form.
+    const bare = s.scenarios.filter((x) => x.needs.includes('clock') && x.clocklessForm === undefined && x.noClocklessForm === undefined).map((x) => x.id);
+    assert.deepEqual(bare, []);
   });
 });

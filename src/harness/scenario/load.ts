@@ -163,6 +163,7 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
     level: levels.length > 0 && levels.every((l) => l === 'should') ? 'should' : 'must',
     source: { file: source.file, line: 1, column: 1 },
     ...(doc.clockless_form !== undefined ? { clocklessForm: doc.clockless_form } : {}),
+    ...(doc.no_clockless_form !== undefined ? { noClocklessForm: doc.no_clockless_form } : {}),
   };
 }
 

@@ -139,6 +139,7 @@ export interface ScenarioDocument {
   vars?: Record<string, unknown>;
   steps: Step[];
   clockless_form?: string;
+  no_clockless_form?: string;
 }
 
 /** A loaded, validated scenario. */
@@ -158,6 +159,8 @@ export interface Scenario {
   source: SourceLocation;
   /** Id of the scenario that runs in this one's place on a target without clock (or funding) control (issue 13). */
   clocklessForm?: string;
+  /** Why a clock scenario has no clock-less form (its skip reason on a target without clock control). */
+  noClocklessForm?: string;
   /** Set on a clock-less form: the scenario it stands in for (it is not a test of its own). */
   formOf?: string;
 }
