@@ -32,7 +32,7 @@ export function formatMatrix(report: MutationReport, facts: RunFacts): string {
     const failing = (f.failingScenarios.length ? f.failingScenarios.join(', ') : '-') + (f.erroredScenarios.length ? ` [errored, not counted: ${f.erroredScenarios.join(', ')}]` : '');
     const why = facts.notRunnable[f.name];
     const note = why !== undefined ? ` [not run: ${why}]` : '';
-    lines.push(`${f.name.padEnd(width)}  ${MARK[f.verdict].padEnd(19)}  ${failing}  (${f.clauses.join(', ')})${note}`);
+    lines.push(`${f.name.padEnd(width)}  ${(why !== undefined ? 'not run' : MARK[f.verdict]).padEnd(19)}  ${failing}  (${f.clauses.join(', ')})${note}`);
   }
   const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v && facts.notRunnable[f.name] === undefined).length;
   const notRun = Object.keys(facts.notRunnable).length;

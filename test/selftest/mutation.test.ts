@@ -156,7 +156,7 @@ describe('mutation runner', () => {
     };
     const facts: RunFacts = { wallMs: 1000, workers: 1, mode: 'targeted', notRunnable: { 'default-date-wrong': 'not observable without a clock: x' }, generatedAt: '2026-01-01T00:00:00Z', target: 'no-control' };
     const table = formatMatrix(report, facts);
-    assert.match(table, /default-date-wrong .*\[not run: not observable without a clock: x\]/);
+    assert.match(table, /default-date-wrong +not run +- .*\[not run: not observable without a clock: x\]/);
     assert.match(table, /1 killed, 0 killed incidentally, 0 survived, 1 not run/);
   });
 
