@@ -16,6 +16,8 @@ export interface OAuthClientRecord {
   redirectUris: string[];
   /** Read-only clients may only GET under /api/v1; anything else is 403 "Endpoint not enabled for this API user." */
   readOnly: boolean;
+  /** Access-token lifetime of this client in seconds (a test client with short-lived tokens); default: the server's. */
+  tokenLifetimeSeconds?: number;
 }
 
 export interface IdentityData {
