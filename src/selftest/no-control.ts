@@ -9,7 +9,8 @@ export const NO_CONTROL_PROFILE = 'fixtures/targets/reference-no-control.yaml';
 
 /** Fault -> why no clock-less scenario can observe it (the run would take a day, or a cut-off that is not in the run). */
 export const CLOCK_ONLY_FAULTS: Readonly<Record<string, string>> = Object.freeze({
-  'expired-indication-uid-accepted': 'a Fixed uid expires when the day changes: a day must pass (clock)',
   'late-funding-not-moving-date': 'needs funding delayed past a cut-off, then the holding issued (funding control + clock)',
   'default-date-wrong': 'the defaulted date shows only on the issued holding, after that date\'s cut-off has passed (clock)',
+  'default-date-ignores-cutoff': 'shows only when a subscription is made after today\'s cut-off and its holding is issued: a time of day the run does not choose, then a cut-off (clock)',
+  'subscription-date-cutoff-not-checked': 'today\'s date is wrongly accepted only after today\'s cut-off: a time of day the run does not choose (clock)',
 });

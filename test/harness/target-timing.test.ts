@@ -49,7 +49,7 @@ describe('profile timing', () => {
   it('a short_lived credential with its bound loads; the target and its view carry the timing', () => {
     const t = loadTargetProfile(file(profile(short, 'timing: { short_lived_token_max_s: 5, expiry_leeway_s: 1 }\n')), { env: ENV });
     assert.deepEqual(t.timing, { shortLivedTokenMaxS: 5, expiryLeewayS: 1 });
-    assert.deepEqual(targetView(t).timing, { short_lived_token_max_s: 5, expiry_leeway_s: 1 });
+    assert.deepEqual(targetView(t).timing, { short_lived_token_max_s: 5, expiry_leeway_s: 1, uid_rotation_max_s: null });
   });
 
   it('without timing the leeway defaults and no short-lived bound is claimed', () => {
@@ -76,6 +76,17 @@ describe('profile timing', () => {
     assert.doesNotThrow(() => readProfile(file(profile(short, 'timing: { short_lived_token_max_s: 3 }\ntimeouts: { request_ms: 5000, scenario_ms: 60000, poll_deadline_ms: 10000 }\n'))));
   });
 
+  it('indications.rotating_uid and timing.uid_rotation_max_s come together; the view carries the bound; its wait nests in scenario_ms', () => {
+    const rotating = (bottom: string) => profile('', `indications: { primary: P, rotating_uid: R }\n${bottom}`);
+    const t = loadTargetProfile(file(rotating('timing: { uid_rotation_max_s: 3 }\n')), { env: ENV });
+    assert.deepEqual(t.timing, { expiryLeewayS: 2, uidRotationMaxS: 3 });
+    assert.equal((targetView(t).timing as Record<string, unknown>).uid_rotation_max_s, 3);
+    assert.match(refusal(file(rotating(''))), /timing\.uid_rotation_max_s .*indications\.rotating_uid needs timing\.uid_rotation_max_s/s);
+    assert.match(refusal(file(profile('', 'indications: { primary: P }\ntiming: { uid_rotation_max_s: 3 }\n'))), /needs indications\.rotating_uid/);
+    const msg = refusal(file(rotating('timing: { uid_rotation_max_s: 59 }\ntimeouts: { request_ms: 5000, scenario_ms: 60000, poll_deadline_ms: 10000 }\n')));
+    assert.match(msg, /timing\.uid_rotation_max_s .*scenario_ms 60000/s);
+  });
+
   it('unknown timing fields are refused by the schema', () => {
     assert.match(refusal(file(profile('', 'timing: { cutoff_every_s: 5 }\n'))), /timing/);
   });
@@ -86,5 +97,7 @@ describe('profile timing', () => {
     assert.ok(!(p.raw.capabilities ?? []).includes('clock'));
     assert.equal(p.raw.credentials.short_lived?.client_id, 'cc-alice-short');
     assert.equal(p.raw.timing?.short_lived_token_max_s, 3);
+    assert.equal(p.raw.indications?.rotating_uid, 'FTF-FIX-ROTATE');
+    assert.equal(p.raw.timing?.uid_rotation_max_s, 3);
   });
 });

@@ -12,6 +12,7 @@ import { launchEmbedded } from '../../src/embedded/launch.js';
 import { readProfile } from '../../src/harness/target/profile.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { ReferenceOptions } from '../../src/reference/context.js';
 import type { RunningReference } from '../../src/reference/server.js';
 
@@ -38,6 +39,35 @@ describe('short-lived test client', () => {
       domain.clock.advance(3_001);
       assert.equal((await health(short.access_token)).statusCode, 401);
       assert.equal((await health(long.access_token)).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('test product with a rotating uid', () => {
+  it('FTF-FIX-ROTATE changes uid every 3 s; the old uid is then refused with 400 "no longer available", the fresh one works; FTF-FIX-1M keeps its daily uid', async () => {
+    const { app, ctx, domain } = await buildReferenceApp({});
+    try {
+      const res = await app.inject({
+        method: 'POST', url: '/oauth/token', payload: 'grant_type=client_credentials',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic('cc-alice', ctx.secrets.clients['cc-alice'] ?? '') },
+      });
+      const auth = { authorization: `Bearer ${(res.json() as { access_token: string }).access_token}` };
+      const uid = async (code: string) => ((await app.inject({ url: `/api/v1/indication/${code}`, headers: auth })).json() as { uid: string }).uid;
+      const subscribe = (indicationUid: string) => app.inject({
+        method: 'POST', url: '/api/v1/subscribe', headers: { ...auth, 'idempotency-key': randomUUID() },
+        payload: { indicationUid, entityCode: 'ENT-ALPHA', amount: 1_000_000 },
+      });
+      const [old, daily] = [await uid('FTF-FIX-ROTATE'), await uid('FTF-FIX-1M')];
+      domain.clock.advance(3_000);
+      const fresh = await uid('FTF-FIX-ROTATE');
+      assert.notEqual(fresh, old);
+      assert.equal(await uid('FTF-FIX-1M'), daily);
+      const refused = await subscribe(old);
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.equal((refused.json() as { detail: string }).detail, 'Indication is no longer available for subscription.');
+      assert.equal((await subscribe(fresh)).statusCode, 200);
     } finally {
       await app.close();
     }

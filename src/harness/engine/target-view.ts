@@ -27,6 +27,7 @@ export function targetView(t: ResolvedTarget): Record<string, unknown> {
     timing: {
       short_lived_token_max_s: t.timing.shortLivedTokenMaxS ?? null,
       expiry_leeway_s: t.timing.expiryLeewayS,
+      uid_rotation_max_s: t.timing.uidRotationMaxS ?? null,
     },
     timeouts: {
       request_ms: t.timeouts.requestMs,

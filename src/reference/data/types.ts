@@ -103,6 +103,11 @@ export interface IndicationSpec {
   yield: string;
   /** Extendables: months between extension option dates. */
   extensionMonths?: number;
+  /**
+   * A test product whose Fixed uid rotates every this many seconds instead of daily (like the short-lived
+   * test client): the clock-less form amounts.indication-uid-rotated waits it out in real time.
+   */
+  uidRotationSeconds?: number;
 }
 
 export type HoldingStatus = 'Cash' | 'Pending' | 'PendingWithdrawal' | 'Issued' | 'Redeemed' | 'Cancelled' | 'CutOff' | 'Processing';
