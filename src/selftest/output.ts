@@ -128,6 +128,7 @@ npm run mutation -- --subset ci        # the fixed CI subset (below)
 npm run mutation -- --workers 2        # Playwright workers (default: the machine's cores)
 npm run mutation -- --full             # every fault runs the whole suite (slower; lists every failing scenario)
 npm run mutation -- --faults a,b --grep '^model: '   # only the tests whose title matches (what they kill on their own)
+npm run mutation -- --mode no-control # against the reference without the control API (below)
 \`\`\`
 
 One Playwright invocation runs project \`clean\` plus one project per fault (\`playwright.mutation.config.ts\`;
@@ -151,6 +152,14 @@ server: their projects start the reference with \`mode: 'production'\` and load
 guard skips mutating scenarios and \`token.api-key-production\` sends the profile's refusal-probe API key. When
 any production fault runs, the clean run also covers the reference in production mode (project
 \`clean-production\`); its counts are added to the clean line.
+
+\`--mode no-control\` runs the matrix against the reference as a sandbox without the control API
+(\`fixtures/targets/reference-no-control.yaml\`: real-time clock, a short-lived test client and a test product
+whose uid rotates in seconds; docs/target-profiles.md "Targets without clock control"), where scenarios
+needing the clock run their clock-less forms. Faults only a clock can show (\`src/selftest/no-control.ts\`
+\`CLOCK_ONLY_FAULTS\`) are not run there: the table lists them as "not run" with the reason, and they do not
+decide the exit code; every other fault must die. Such a run never rewrites this page unless
+\`--write-docs\` is given.
 
 The kill table below is grouped by family (the \`family\` of each fault in the registry): one summary row
 per family, then the faults of each family with the scenarios that failed under them.
