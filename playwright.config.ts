@@ -33,9 +33,19 @@ const reports = (process.env.FTF_REPORTS_DIR ?? 'reports').replace(/\/+$/, '');
 
 type Project = NonNullable<PlaywrightTestConfig['projects']>[number];
 
+/**
+ * `no-control`: the reference as a sandbox WITHOUT the control API (fixtures/targets/reference-no-control.yaml:
+ * real-time clock, the target's own timing declared in the profile), where the clock-less forms run and the
+ * clock forms are skipped. Opt-in (FTF_NO_CONTROL=1, or `--project no-control` with it set): it repeats the
+ * catalogue a third time and waits out a short-lived token in real time, so the default run does not pay for
+ * it; CI runs it as its own stage, and `selftest --mode no-control` runs the fault matrix there.
+ */
+export const NO_CONTROL_PROJECT: Project = { name: 'no-control', metadata: { mode: 'sandbox', profile: 'fixtures/targets/reference-no-control.yaml' } };
+
 export const REFERENCE_PROJECTS: Project[] = [
   { name: 'sandbox', metadata: { mode: 'sandbox', profile: 'fixtures/targets/reference.yaml' } },
   { name: 'production', metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml' } },
+  ...(process.env.FTF_NO_CONTROL === '1' ? [NO_CONTROL_PROJECT] : []),
 ];
 
 // The runner's own argv: the teardown phase ignores command-line filters, so they are folded in (shared-phases.ts).

@@ -21,6 +21,9 @@ import { EXCLUSIVE_TAG, exclusiveReasons } from '../src/harness/scenario/isolati
 import { missingRoles, missingRolesReason, scenarioRoles } from '../src/harness/scenario/roles.js';
 import { targetView } from '../src/harness/engine/target-view.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
+import type { ResolvedTarget } from '../src/harness/target/types.js';
+import type { Scenario } from '../src/harness/scenario/types.js';
+import { CLOCK_CAPABILITIES } from '../src/harness/scenario/load.js';
 import { test as plainTest } from '@playwright/test';
 import { testTimeoutMs } from '../src/harness/target/bounds.js';
 import { test } from './fixtures.js';
@@ -55,8 +58,22 @@ for (const problem of suite.problems) {
   });
 }
 
-for (const scenario of suite.scenarios) {
-  const roles = scenarioRoles(scenario);
+const byId = new Map(suite.scenarios.map((s) => [s.id, s]));
+
+/**
+ * Which scenario runs: the scenario itself, or on a target lacking only clock/funding its clock-less form
+ * (`clockless_form`, issue 13), whose own needs then decide. `via` names the form for the report.
+ */
+function chooseForm(scenario: Scenario, target: Pick<ResolvedTarget, 'capabilities'>): { run: Scenario; missing: string[]; via?: string } {
+  const missing = missingCapabilities(target, scenario.needs);
+  const form = scenario.clocklessForm === undefined ? undefined : byId.get(scenario.clocklessForm);
+  if (!form || missing.length === 0 || !missing.every((m) => CLOCK_CAPABILITIES.includes(m))) return { run: scenario, missing };
+  const formMissing = missingCapabilities(target, form.needs);
+  return { run: form, missing: formMissing.length ? [...missing.map((m) => `${m} (clock form)`), ...formMissing.map((m) => `${m} (clock-less form ${form.id})`)] : [], via: form.id };
+}
+
+// A clock-less form is no test of its own: it runs inside the test of the scenario it stands in for.
+for (const scenario of suite.scenarios.filter((s) => s.formOf === undefined)) {
   const allureMeta = allureMetadataFor({
     id: scenario.id,
     title: scenario.title,
@@ -79,11 +96,13 @@ for (const scenario of suite.scenarios) {
       ],
     },
     async ({ target, engine, checks, evidence }, testInfo) => {
-      const missing = missingCapabilities(target, scenario.needs);
-      test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}`);
+      const { run, missing, via } = chooseForm(scenario, target);
+      const noForm = scenario.noClocklessForm !== undefined && missing.some((m) => m === 'clock' || m === 'funding') ? `; no clock-less form: ${scenario.noClocklessForm}` : '';
+      test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}${noForm}`);
+      if (via) testInfo.annotations.push({ type: 'form', description: `clock-less form ${via} (the target has no clock control)` });
       // A role the profile leaves out (no fractional-minimum product, no entities...) is the target's shape, not a failure.
-      const absent = missingRoles(targetView(target), roles);
-      test.skip(absent.length > 0, missingRolesReason(absent));
+      const absent = missingRoles(targetView(target), scenarioRoles(run));
+      test.skip(absent.length > 0, `${via ? `clock-less form ${via}: ` : ''}${missingRolesReason(absent)}`);
       // The engine stops the scenario at scenario_ms, naming the step; Playwright's timeout is the outer net.
       test.setTimeout(testTimeoutMs(target.timeouts));
       // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
@@ -91,7 +110,7 @@ for (const scenario of suite.scenarios) {
       // The one place a scenario's outcome is written, as data (src/harness/report/outcome.ts).
       const context = { covers: scenario.covers, evidence, checks };
       try {
-        await runScenario(scenario, engine);
+        await runScenario(run, engine);
         testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
       } catch (error) {
         // Errors raised outside a step (the engine's own) leave redacted too (steps redact in fixtures.ts),

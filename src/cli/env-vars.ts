@@ -23,6 +23,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_SIGNING_KEY_FILE', text: 'Ed25519 private key (PKCS#8 PEM) for `certify` (same as `--key`)' },
   { name: 'FTF_KILL_GRACE_MS', text: "how long Playwright's process group gets to stop after a signal before it is killed (default 10000)" },
   { name: 'FTF_EMBEDDED_START_MS', text: 'start-up bound of an embedded reference server, in ms (positive integer)' },
+  { name: 'FTF_NO_CONTROL', text: '`1`: the Playwright config adds the opt-in project `no-control` (the reference without the control API; docs/target-profiles.md)' },
   { name: 'FTF_CLAUSE_URL', text: 'link template for clause ids in Allure, `{id}` replaced (default `clauses.yaml#{id}`)' },
   { name: 'FTF_BLOB_REPORT', text: 'set: Playwright also writes a blob report (`reports/blob-report`) for `merge-reports` of sharded runs' },
   { name: 'FTF_FC_RUNS', text: 'runs per fast-check paging property (integer >= 1)' },

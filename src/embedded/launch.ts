@@ -43,7 +43,7 @@ export function embeddedStartBoundMs(env: NodeJS.ProcessEnv = process.env): numb
 
 export interface LaunchOptions {
   /** What the caller chooses of the server; mode defaults to the profile's environment. */
-  server?: Pick<ReferenceOptions, 'fault' | 'variants' | 'mode' | 'events' | 'seed'>;
+  server?: Pick<ReferenceOptions, 'fault' | 'variants' | 'mode' | 'events' | 'seed' | 'simulation'>;
   /** Environment the target is resolved against (non-secret settings, FTF_* overrides); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Start-up bound; default embeddedStartBoundMs(env). */
@@ -83,7 +83,10 @@ export async function launchEmbedded(profile: Profile, opts: LaunchOptions = {})
   const starting = (async () => {
     const start = opts.start ?? (await import('../reference/server.js')).startReferenceServer;
     const mode = opts.server?.mode ?? (profile.raw.environment === 'production' ? 'production' : 'sandbox');
-    return start({ port: 0, host: '127.0.0.1', ...opts.server, mode }, {
+    // A profile without control_url describes a target without the sandbox control API (e.g.
+    // reference-no-control.yaml): the server then starts without it, its clock running in real time.
+    const simulation = opts.server?.simulation ?? profile.raw.control_url !== undefined;
+    return start({ port: 0, host: '127.0.0.1', ...opts.server, mode, simulation }, {
       onPhase: (p) => {
         phase = p;
       },

@@ -8,7 +8,7 @@ import { knownFaultNames } from './faults.js';
 import { PERSONAS, VARIANTS } from './variant-registry.js';
 import { createVariants } from './variants.js';
 
-export const USAGE = `usage: ftf-conformance reference [--port N] [--mode sandbox|production] [--seed N] [--events N]
+export const USAGE = `usage: ftf-conformance reference [--port N] [--mode sandbox|production] [--no-control] [--seed N] [--events N]
                                   [--token-lifetime SECONDS] [--fault NAME] [--variant NAME]... [--persona NAME]
                                   [--print-secrets]`;
 
@@ -45,7 +45,7 @@ export function parseCli(argv: string[]): { options: ReferenceOptions; printSecr
       allowPositionals: false,
       options: {
         port: { type: 'string' }, mode: { type: 'string' }, seed: { type: 'string' }, events: { type: 'string' },
-        'token-lifetime': { type: 'string' }, fault: { type: 'string' }, 'print-secrets': { type: 'boolean' }, help: { type: 'boolean' },
+        'token-lifetime': { type: 'string' }, fault: { type: 'string' }, 'print-secrets': { type: 'boolean' }, 'no-control': { type: 'boolean' }, help: { type: 'boolean' },
         variant: { type: 'string', multiple: true }, persona: { type: 'string' },
       },
     }));
@@ -56,6 +56,7 @@ export function parseCli(argv: string[]): { options: ReferenceOptions; printSecr
   if (values.mode !== undefined && values.mode !== 'sandbox' && values.mode !== 'production') {
     throw new UsageError(`--mode must be sandbox or production (got "${values.mode}")`);
   }
+  if (values['no-control'] && values.mode === 'production') throw new UsageError('--no-control is for sandbox mode (production never has the control API)');
   const known = knownFaultNames();
   if (values.fault !== undefined && !known.includes(values.fault)) {
     throw new UsageError(`unknown --fault "${values.fault}"; known faults: ${known.length ? known.join(', ') : '(none yet)'}`);
@@ -69,6 +70,8 @@ export function parseCli(argv: string[]): { options: ReferenceOptions; printSecr
     events: intFlag('events', values.events, 0, 5_000_000),
     tokenLifetimeSeconds: intFlag('token-lifetime', values['token-lifetime'], 1, 31_536_000),
     fault: values.fault,
+    // A sandbox without the control API: real-time clock, only the target's own timing (docs/reference-server.md).
+    ...(values['no-control'] ? { simulation: false } : {}),
     ...(variants.length > 0 ? { variants } : {}),
   };
   return { options, printSecrets: values['print-secrets'] === true };

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { FaultInfo } from '../reference/faults.js';
 import { FtfError } from '../shared/errors.js';
 import { formatMatrix, renderGrepSection, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from './output.js';
+import { CLOCK_ONLY_FAULTS, NO_CONTROL_PROFILE } from './no-control.js';
 import { CLEAN_PRODUCTION_PROJECT, CLEAN_PROJECT, type PlanProject } from './plan.js';
 import { listSuite, runPlan } from './playwright-run.js';
 import { globalErrors, testsOf, type TestRecord } from './pw-report.js';
@@ -36,7 +37,12 @@ export interface MutationOptions {
   jsonFile?: string;
   /** Playwright's console output of the runs; default reports/mutation-playwright.log. */
   logFile?: string;
-  /** Write docs/mutation.md (default: only when every fault ran). */
+  /**
+   * `no-control`: every sandbox project loads the no-control profile (a sandbox without the control API);
+   * faults only a clock can show (no-control.ts CLOCK_ONLY_FAULTS) are not run. Default `reference`.
+   */
+  mode?: 'reference' | 'no-control';
+  /** Write docs/mutation.md (default: only when every fault ran, in reference mode). */
   writeDocs?: boolean;
   log?: (line: string) => void;
 }
@@ -47,6 +53,9 @@ export interface MutationResult {
   ok: boolean;
   wallMs: number;
   matrix: string;
+  /** docs/mutation.md was rewritten (the whole matrix in reference mode, or --write-docs). */
+  /** What the run wrote to docs/mutation.md: the whole page, its own --grep section, or nothing. */
+  docsWritten: 'all' | 'section' | undefined;
 }
 
 /** Titles of the listed tests covering any of `clauses`. */
@@ -76,10 +85,15 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
   const cwd = resolve(options.cwd ?? process.cwd());
   const workers = options.workers ?? availableParallelism();
   const selected = selectFaults(options);
-  // Production faults run against the reference in production mode (PlanProject.mode), so every fault runs.
-  const runnable = selected;
-  const notRunnable: string[] = [];
-  const modeOf = (f: FaultInfo): Pick<PlanProject, 'mode'> => (f.profile === 'production' ? { mode: 'production' } : {});
+  // Production faults run against the reference in production mode (PlanProject.mode), so every fault runs,
+  // except in no-control mode the faults only a clock can show (their reason goes into the matrix).
+  const noControl = options.mode === 'no-control';
+  const notRunnable: Record<string, string> = noControl
+    ? Object.fromEntries(selected.filter((f) => CLOCK_ONLY_FAULTS[f.name] !== undefined).map((f) => [f.name, `not observable without a clock: ${CLOCK_ONLY_FAULTS[f.name] ?? ''}`]))
+    : {};
+  const runnable = selected.filter((f) => notRunnable[f.name] === undefined);
+  const sandboxProfile: Pick<PlanProject, 'profile'> = noControl ? { profile: NO_CONTROL_PROFILE } : {};
+  const modeOf = (f: FaultInfo): Pick<PlanProject, 'mode' | 'profile'> => (f.profile === 'production' ? { mode: 'production' } : sandboxProfile);
   const workDir = mkdtempSync(join(tmpdir(), 'ftf-mutation-'));
   const logFile = resolve(cwd, options.logFile ?? 'reports/mutation-playwright.log');
   mkdirSync(dirname(logFile), { recursive: true });
@@ -96,7 +110,7 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     log(`mutation: ${new Set(catalogue.map((t) => t.title)).size} tests${grep ? ` (--grep ${options.grep})` : ''}, ${runnable.length} faults to run (${options.full ? 'full' : 'targeted'}), ${workers} worker(s); Playwright output: ${logFile}`);
 
     const firstTitles = new Map<string, string[] | undefined>(runnable.map((f) => [f.name, options.full ? undefined : coveringTitles(catalogue, f.clauses)]));
-    const pass1: PlanProject[] = [{ name: CLEAN_PROJECT, fault: null, ...within(undefined) }];
+    const pass1: PlanProject[] = [{ name: CLEAN_PROJECT, fault: null, ...sandboxProfile, ...within(undefined) }];
     if (runnable.some((f) => f.profile === 'production')) pass1.push({ name: CLEAN_PRODUCTION_PROJECT, fault: null, mode: 'production', ...within(undefined) });
     for (const f of runnable) {
       const only = firstTitles.get(f.name);
@@ -127,20 +141,25 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     const faults: FaultResult[] = selected.map((f: FaultInfo) => faultResult(f.name, f.clauses, records.get(f.name) ?? []));
     // The clean run is the reference in sandbox mode, plus production mode when production faults ran.
     const report: MutationReport = { clean: cleanResult([...(records.get(CLEAN_PROJECT) ?? []), ...(records.get(CLEAN_PRODUCTION_PROJECT) ?? [])]), faults };
-    const facts: RunFacts = { wallMs: Date.now() - started, workers, mode: options.full ? 'full' : 'targeted', notRunnable, generatedAt: new Date().toISOString() };
+    const facts: RunFacts = { wallMs: Date.now() - started, workers, mode: options.full ? 'full' : 'targeted', notRunnable, generatedAt: new Date().toISOString(), ...(noControl ? { target: 'no-control' as const } : {}) };
     const matrix = formatMatrix(report, facts);
     writeJsonReport(resolve(cwd, options.jsonFile ?? 'reports/mutation.json'), report);
-    const everyFault = !options.faults?.length && (options.subset ?? 'all') === 'all' && grep === undefined;
+    const everyFault = !options.faults?.length && (options.subset ?? 'all') === 'all' && grep === undefined && !noControl;
+    let docsWritten: 'all' | 'section' | undefined;
     if (options.grep !== undefined) {
       if (options.writeDocs) {
-        const command = `ftf-conformance selftest --faults <the ${selected.length} below> --grep '${options.grep}' --workers ${workers}${options.full ? ' --full' : ''} --write-docs`;
+        const command = `ftf-conformance selftest --faults <the ${selected.length} below> --grep '${options.grep}' --workers ${workers}${options.full ? ' --full' : ''}${noControl ? ' --mode no-control' : ''} --write-docs`;
         const section = renderGrepSection(report, { command, generatedAt: facts.generatedAt, wallMs: facts.wallMs, workers, loadAtStart, cores: availableParallelism() }, options.grep);
         writeSection(resolve(cwd, 'docs/mutation.md'), sectionId('grep', options.grep), section);
+        docsWritten = 'section';
       }
     } else if (options.writeDocs ?? everyFault) {
       writeMarkdown(resolve(cwd, 'docs/mutation.md'), report, facts);
+      docsWritten = 'all';
     }
-    return { report, ok: matrixOk(report), wallMs: facts.wallMs, matrix };
+    // Faults not run (not observable in this mode) are shown with their reason and do not decide the exit code.
+    const ok = matrixOk({ clean: report.clean, faults: faults.filter((f) => notRunnable[f.name] === undefined) });
+    return { report, ok, wallMs: facts.wallMs, matrix, docsWritten };
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

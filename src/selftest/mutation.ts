@@ -1,5 +1,5 @@
 /**
- * ftf-conformance selftest [--faults a,b,c | --subset ci] [--grep REGEX] [--workers N] [--full] [--write-docs]
+ * ftf-conformance selftest [--faults a,b,c | --subset ci] [--mode reference|no-control] [--grep REGEX] [--workers N] [--full] [--write-docs]
  * (also `npm run mutation -- …`, which calls the CLI; the command is src/cli/commands/selftest.ts)
  *
  * The mutation matrix (issue 5): the conformance suite against the clean reference and against every injected
@@ -15,7 +15,7 @@ export { runMutationMatrix, type MutationOptions, type MutationResult } from './
 export type { MutationReport, FaultResult, Verdict } from './verdict.js';
 export { CI_SUBSET } from './subsets.js';
 
-export const USAGE = 'usage: ftf-conformance selftest [--faults a,b,c | --subset ci|all] [--grep REGEX] [--workers N] [--full] [--write-docs]';
+export const USAGE = 'usage: ftf-conformance selftest [--faults a,b,c | --subset ci|all] [--mode reference|no-control] [--grep REGEX] [--workers N] [--full] [--write-docs]';
 
 export class MutationUsageError extends Error {}
 
@@ -28,7 +28,7 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
       allowPositionals: false,
       options: {
         faults: { type: 'string' }, subset: { type: 'string' }, workers: { type: 'string' }, grep: { type: 'string' },
-        full: { type: 'boolean' }, 'write-docs': { type: 'boolean' }, help: { type: 'boolean' },
+        mode: { type: 'string' }, full: { type: 'boolean' }, 'write-docs': { type: 'boolean' }, help: { type: 'boolean' },
       },
     }));
   } catch (err) {
@@ -49,6 +49,9 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
     }
     if (values.grep === '') throw new MutationUsageError('--grep must not be empty');
   }
+  if (values.mode !== undefined && values.mode !== 'reference' && values.mode !== 'no-control') {
+    throw new MutationUsageError(`--mode must be reference or no-control (got "${values.mode}")`);
+  }
   const faults = values.faults?.split(',').map((s) => s.trim()).filter((s) => s !== '');
   return {
     ...(faults?.length ? { faults } : {}),
@@ -56,6 +59,7 @@ export function parseMutationArgs(argv: string[]): MutationOptions {
     ...(values.workers ? { workers: Number(values.workers) } : {}),
     ...(values.grep !== undefined ? { grep: values.grep } : {}),
     ...(values.full ? { full: true } : {}),
+    ...(values.mode === 'no-control' ? { mode: 'no-control' as const } : {}),
     ...(values['write-docs'] ? { writeDocs: true } : {}),
   };
 }
@@ -73,9 +77,7 @@ export async function runMutationCli(argv: string[]): Promise<number> {
   }
   const result = await runMutationMatrix(options);
   console.log(`\n${result.matrix}`);
-  const docs = options.grep !== undefined
-    ? (options.writeDocs ? '; its section of docs/mutation.md updated' : '')
-    : (options.writeDocs || (!options.faults && (options.subset ?? 'all') === 'all') ? '; docs/mutation.md updated' : '');
+  const docs = result.docsWritten === 'section' ? '; its section of docs/mutation.md updated' : result.docsWritten === 'all' ? '; docs/mutation.md updated' : '';
   console.log(`\nreports/mutation.json written${docs}`);
   return result.ok ? 0 : 1;
 }

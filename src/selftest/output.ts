@@ -12,9 +12,11 @@ export interface RunFacts {
   wallMs: number;
   workers: number;
   mode: 'targeted' | 'full';
-  /** Faults that were not run because their deviation needs another target profile. */
-  notRunnable: string[];
+  /** Faults that were not run, each with the reason (e.g. not observable without a clock in no-control mode). */
+  notRunnable: Record<string, string>;
   generatedAt: string;
+  /** The target the matrix ran against: the reference (default) or the reference without the control API. */
+  target?: 'no-control';
 }
 
 const MARK: Record<Verdict, string> = { killed: 'killed', 'killed-incidentally': 'KILLED-INCIDENTALLY', survived: 'SURVIVED' };
@@ -22,17 +24,20 @@ const MARK: Record<Verdict, string> = { killed: 'killed', 'killed-incidentally':
 export function formatMatrix(report: MutationReport, facts: RunFacts): string {
   const lines: string[] = [];
   const width = Math.max(...report.faults.map((f) => f.name.length), 10);
+  if (facts.target === 'no-control') lines.push('target: the reference as a sandbox without the control API (fixtures/targets/reference-no-control.yaml)');
   lines.push(`clean reference: ${report.clean.passed} passed, ${report.clean.failed} failed${report.clean.failed ? '  <-- FALSE ALARMS' : ''}`);
   lines.push('');
   lines.push(`${'fault'.padEnd(width)}  ${'verdict'.padEnd(19)}  failing scenarios (clauses the fault breaks)`);
   for (const f of report.faults) {
     const failing = (f.failingScenarios.length ? f.failingScenarios.join(', ') : '-') + (f.erroredScenarios.length ? ` [errored, not counted: ${f.erroredScenarios.join(', ')}]` : '');
-    const note = facts.notRunnable.includes(f.name) ? ' [needs a production profile: not run]' : '';
-    lines.push(`${f.name.padEnd(width)}  ${MARK[f.verdict].padEnd(19)}  ${failing}  (${f.clauses.join(', ')})${note}`);
+    const why = facts.notRunnable[f.name];
+    const note = why !== undefined ? ` [not run: ${why}]` : '';
+    lines.push(`${f.name.padEnd(width)}  ${(why !== undefined ? 'not run' : MARK[f.verdict]).padEnd(19)}  ${failing}  (${f.clauses.join(', ')})${note}`);
   }
-  const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v).length;
+  const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v && facts.notRunnable[f.name] === undefined).length;
+  const notRun = Object.keys(facts.notRunnable).length;
   lines.push('');
-  lines.push(`${report.faults.length} faults: ${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, ${count('survived')} survived`
+  lines.push(`${report.faults.length} faults: ${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, ${count('survived')} survived${notRun ? `, ${notRun} not run` : ''}`
     + ` — wall time ${(facts.wallMs / 1000).toFixed(1)} s on ${facts.workers} worker(s), ${facts.mode} mode`);
   return lines.join('\n');
 }
@@ -57,17 +62,22 @@ export function byFamily(report: MutationReport): Array<{ family: FaultFamily; f
 /** The kill table by family: one summary row per family (plus the total), then one table per family. */
 export function renderFamilyTables(report: MutationReport, facts: RunFacts): string {
   const descriptions = new Map(FAULTS.map((f) => [f.name, f.description]));
-  const tally = (faults: readonly FaultResult[], v: Verdict): number => faults.filter((f) => f.verdict === v).length;
+  // A fault not run in this mode (facts.notRunnable) counts in no verdict column; it gets its own column.
+  const ran = (f: FaultResult): boolean => facts.notRunnable[f.name] === undefined;
+  const tally = (faults: readonly FaultResult[], v: Verdict): number => faults.filter((f) => ran(f) && f.verdict === v).length;
+  const anyNotRun = report.faults.some((f) => !ran(f));
+  const notRunCell = (faults: readonly FaultResult[]): string => (anyNotRun ? ` ${faults.filter((f) => !ran(f)).length} |` : '');
   const groups = byFamily(report);
   const summary = groups.map(({ family, faults }) => {
     const killers = [...new Set(faults.flatMap((f) => f.failingScenarios))].sort();
-    return `| [${family}](#family-${family}) | ${faults.length} | ${tally(faults, 'killed')} | ${tally(faults, 'killed-incidentally')} | ${tally(faults, 'survived')} | ${scenarioList(killers)} |`;
+    return `| [${family}](#family-${family}) | ${faults.length} | ${tally(faults, 'killed')} | ${tally(faults, 'killed-incidentally')} | ${tally(faults, 'survived')} |${notRunCell(faults)} ${scenarioList(killers)} |`;
   });
   const all = report.faults;
-  summary.push(`| **all** | ${all.length} | ${tally(all, 'killed')} | ${tally(all, 'killed-incidentally')} | ${tally(all, 'survived')} | |`);
+  summary.push(`| **all** | ${all.length} | ${tally(all, 'killed')} | ${tally(all, 'killed-incidentally')} | ${tally(all, 'survived')} |${notRunCell(all)} |`);
   const sections = groups.map(({ family, faults }) => {
     const rows = faults.map((f) => {
-      const verdict = facts.notRunnable.includes(f.name) ? `${f.verdict} (needs a production profile)` : f.verdict;
+      const why = facts.notRunnable[f.name];
+      const verdict = why !== undefined ? `not run (${why})` : f.verdict;
       return `| \`${f.name}\` | ${cell(descriptions.get(f.name) ?? '')} | ${f.clauses.join(', ')} | ${scenarioList(f.failingScenarios)} | **${verdict}** |`;
     });
     return `<a id="family-${family}"></a>
@@ -78,15 +88,16 @@ export function renderFamilyTables(report: MutationReport, facts: RunFacts): str
 ${rows.join('\n')}
 `;
   });
-  return `| family | faults | killed | killed incidentally | survived | scenarios that failed |
-|---|---|---|---|---|---|
+  return `| family | faults | killed | killed incidentally | survived |${anyNotRun ? ' not run |' : ''} scenarios that failed |
+|---|---|---|---|---|${anyNotRun ? '---|' : ''}---|
 ${summary.join('\n')}
 
 ${sections.join('\n')}`;
 }
 
 export function renderMarkdown(report: MutationReport, facts: RunFacts): string {
-  const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v).length;
+  const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v && facts.notRunnable[f.name] === undefined).length;
+  const notRun = Object.keys(facts.notRunnable).length;
   return `# Mutation matrix
 
 <!-- Generated by \`npm run mutation\` (src/selftest/mutation.ts). Do not edit by hand: rerun it. -->
@@ -122,6 +133,7 @@ npm run mutation -- --full             # every fault runs the whole suite (slowe
 npm run mutation -- --faults a,b --grep '^model: '   # only the tests whose title matches (what they kill on their own)
 npm run mutation -- --faults a,b --grep '^model: ' --write-docs   # ... and its section at the end of this page
 ftf-conformance selftest --variants --grep '@model' --write-docs     # those tests on every conformant variant (its section)
+npm run mutation -- --mode no-control # against the reference without the control API (below)
 \`\`\`
 
 One Playwright invocation runs project \`clean\` plus one project per fault (\`playwright.mutation.config.ts\`;
@@ -149,6 +161,14 @@ guard skips mutating scenarios and \`token.api-key-production\` sends the profil
 any production fault runs, the clean run also covers the reference in production mode (project
 \`clean-production\`); its counts are added to the clean line.
 
+\`--mode no-control\` runs the matrix against the reference as a sandbox without the control API
+(\`fixtures/targets/reference-no-control.yaml\`: real-time clock, a short-lived test client and a test product
+whose uid rotates in seconds; docs/target-profiles.md "Targets without clock control"), where scenarios
+needing the clock run their clock-less forms. Faults only a clock can show (\`src/selftest/no-control.ts\`
+\`CLOCK_ONLY_FAULTS\`) are not run there: the table lists them as "not run" with the reason, and they do not
+decide the exit code; every other fault must die. Such a run never rewrites this page unless
+\`--write-docs\` is given.
+
 The kill table below is grouped by family (the \`family\` of each fault in the registry): one summary row
 per family, then the faults of each family with the scenarios that failed under them.
 
@@ -156,9 +176,9 @@ CI subset (\`--subset ci\`, ${CI_SUBSET.length} faults covering every family): $
 
 ## Last run
 
-${facts.generatedAt}: ${facts.mode} mode, ${facts.workers} worker(s), wall time ${(facts.wallMs / 1000).toFixed(1)} s.
+${facts.generatedAt}: ${facts.mode} mode, ${facts.workers} worker(s), wall time ${(facts.wallMs / 1000).toFixed(1)} s${facts.target === 'no-control' ? ', against the reference without the control API (`--mode no-control`)' : ''}.
 Clean reference: ${report.clean.passed} passed, ${report.clean.failed} failed. Faults: ${report.faults.length};
-${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, ${count('survived')} survived.
+${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, ${count('survived')} survived${notRun ? `, ${notRun} not run` : ''}.
 
 ## Kill table by family
 

@@ -60,7 +60,7 @@ describe('launchEmbedded: bounded start, close always runs', () => {
     const server = fakeServer({ clients: { 'cc-alice': 'g1', 'cc-bob': 'g2', 'cc-carol-readonly': 'g3', 'code-app': 'g4' }, apiKeys: { 'alice@ftf.test': 'g5' }, passwords: {} });
     let seen: unknown;
     const launch = await launchEmbedded(profile, { server: { fault: 'x', events: 3 }, start: async (options) => ((seen = options), server) });
-    assert.deepEqual(seen, { port: 0, host: '127.0.0.1', fault: 'x', events: 3, mode: 'sandbox' });
+    assert.deepEqual(seen, { port: 0, host: '127.0.0.1', fault: 'x', events: 3, mode: 'sandbox', simulation: true }, 'the profile has a control_url: the server gets the control API');
     assert.equal(launch.target.credentials.api_key?.secret, 'g5');
     assert.equal(launch.env.FTF_PRIMARY_CLIENT_SECRET, 'g1', 'the child environment uses the names the profile declares');
     await Promise.all([launch.close(), launch.close()]);

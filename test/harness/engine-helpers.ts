@@ -70,6 +70,7 @@ export function makeTarget(url: string, timeouts: Partial<ResolvedTarget['timeou
     webhook: { deleteBody: false },
     capabilities: new Set(['mutation', 'clock', 'sandbox']),
     allowMutations: true,
+    timing: { expiryLeewayS: 2 },
     timeouts: { requestMs: 2000, pollIntervalMs: 10, pollDeadlineMs: 500, scenarioMs: 10000, maxPages: 100, ...timeouts },
   } as ResolvedTarget;
 }

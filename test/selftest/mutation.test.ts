@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FAULTS } from '../../src/reference/faults.js';
 import { parseMutationArgs, MutationUsageError } from '../../src/selftest/mutation.js';
-import { byFamily, renderFamilyTables, renderGrepSection, renderMarkdown, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from '../../src/selftest/output.js';
+import { byFamily, formatMatrix, renderFamilyTables, renderGrepSection, renderMarkdown, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from '../../src/selftest/output.js';
+import { CLOCK_ONLY_FAULTS } from '../../src/selftest/no-control.js';
 import { defaultPlan, projectMetadata, titlesPattern } from '../../src/selftest/plan.js';
 import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/outcome.js';
 import { globalErrors, testsOf, type PwAnnotation, type PwJsonReport } from '../../src/selftest/pw-report.js';
@@ -142,6 +143,28 @@ describe('mutation runner', () => {
     assert.deepEqual(parseMutationArgs(['--faults', 'paging-gap', '--grep', '^model: ']), { faults: ['paging-gap'], grep: '^model: ' });
     assert.throws(() => parseMutationArgs(['--grep', '(unclosed']), MutationUsageError);
     assert.throws(() => parseMutationArgs(['--grep', '']), MutationUsageError);
+    assert.deepEqual(parseMutationArgs(['--mode', 'no-control', '--faults', 'a']), { faults: ['a'], mode: 'no-control' });
+    assert.deepEqual(parseMutationArgs(['--mode', 'reference']), {});
+    assert.throws(() => parseMutationArgs(['--mode', 'clockless']), MutationUsageError);
+  });
+
+  it('no-control mode: the clock-only faults are real faults, and a not-run fault shows its reason in the table', () => {
+    for (const name of Object.keys(CLOCK_ONLY_FAULTS)) assert.ok(FAULTS.some((f) => f.name === name), name);
+    const report: MutationReport = {
+      clean: { passed: 2, failed: 0 },
+      faults: [
+        { name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['paging.traversal'], erroredScenarios: [], verdict: 'killed' },
+        { name: 'default-date-wrong', clauses: ['ST-DEFAULT-DATE'], failingScenarios: [], erroredScenarios: [], verdict: 'survived' },
+      ],
+    };
+    const facts: RunFacts = { wallMs: 1000, workers: 1, mode: 'targeted', notRunnable: { 'default-date-wrong': 'not observable without a clock: x' }, generatedAt: '2026-01-01T00:00:00Z', target: 'no-control' };
+    const table = formatMatrix(report, facts);
+    assert.match(table, /default-date-wrong +not run +- .*\[not run: not observable without a clock: x\]/);
+    assert.match(table, /1 killed, 0 killed incidentally, 0 survived, 1 not run/);
+    const md = renderFamilyTables(report, facts);
+    assert.match(md, /\| family \| faults \| killed \| killed incidentally \| survived \| not run \| scenarios that failed \|/);
+    assert.ok(md.includes('| **all** | 2 | 1 | 0 | 0 | 1 | |'), md);
+    assert.match(md, /\| `default-date-wrong` \| .* \| \*\*not run \(not observable without a clock: x\)\*\* \|/);
   });
 
   it('writes reports/mutation.json exactly in the agreed shape and a markdown table row per fault', () => {
@@ -156,7 +179,7 @@ describe('mutation runner', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const facts: RunFacts = { wallMs: 1000, workers: 2, mode: 'targeted', notRunnable: [], generatedAt: '2026-01-01T00:00:00Z' };
+    const facts: RunFacts = { wallMs: 1000, workers: 2, mode: 'targeted', notRunnable: {}, generatedAt: '2026-01-01T00:00:00Z' };
     const md = renderMarkdown(report, facts);
     assert.match(md, /### paging \(1: 1 killed\)\n\n\| fault \| deviation[^\n]*\n[^\n]*\n\| `paging-gap` \| .* \| EP-EVENT-PAGING \| `paging.traversal` \| \*\*killed\*\* \|/);
   });
@@ -173,7 +196,7 @@ describe('mutation runner', () => {
         result('page-size-off-by-one', 'killed-incidentally', ['amounts.validation-422', 'paging.traversal']),
       ],
     };
-    const facts: RunFacts = { wallMs: 1000, workers: 1, mode: 'targeted', notRunnable: [], generatedAt: '2026-01-01T00:00:00Z' };
+    const facts: RunFacts = { wallMs: 1000, workers: 1, mode: 'targeted', notRunnable: {}, generatedAt: '2026-01-01T00:00:00Z' };
     assert.deepEqual(byFamily(report).map((g) => [g.family, g.faults.map((f) => f.name)]), [
       ['token', ['client-auth-ignored']],
       ['paging', ['paging-gap', 'fence-exclusive', 'page-size-off-by-one']],
@@ -195,7 +218,7 @@ describe('mutation runner', () => {
       clean: { passed: 1, failed: 0 },
       faults: [{ name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['properties.model-stateful'], erroredScenarios: [], verdict: 'killed' }],
     };
-    const facts: RunFacts = { wallMs: 1000, workers: 1, mode: 'targeted', notRunnable: [], generatedAt: '2026-01-01T00:00:00Z' };
+    const facts: RunFacts = { wallMs: 1000, workers: 1, mode: 'targeted', notRunnable: {}, generatedAt: '2026-01-01T00:00:00Z' };
     const run = { command: "ftf-conformance selftest --faults paging-gap --grep '^model: ' --workers 1 --write-docs", generatedAt: '2026-01-02T00:00:00Z', wallMs: 61_000, workers: 1, loadAtStart: [3, 2.5, 2], cores: 2 };
     assert.equal(sectionId('grep', '^model: '), 'grep-model');
     const dir = mkdtempSync(join(tmpdir(), 'ftf-mutation-test-'));

@@ -19,6 +19,7 @@ export const referenceCommand: Command = {
     flags: [
       { flag: '--port', value: 'N', text: 'port, 0 = any free port', default: '8080' },
       { flag: '--mode', value: 'sandbox|production', text: 'production has no control API and refuses API keys', default: 'sandbox' },
+      { flag: '--no-control', text: 'a sandbox without the control API: no control_url, the clock runs in real time (not with --mode production)' },
       { flag: '--seed', value: 'N', text: 'seed of the reference data' },
       { flag: '--events', value: 'N', text: 'synthetic events to seed' },
       { flag: '--token-lifetime', value: 'SECONDS', text: 'access token lifetime' },
@@ -45,7 +46,7 @@ export const referenceCommand: Command = {
     console.log(`FTF reference server (${mode}) listening`);
     console.log(`base_url:    ${server.baseUrl}`);
     console.log(`auth_url:    ${server.authUrl}`);
-    console.log(`control_url: ${server.controlUrl ?? '(none: production mode)'}`);
+    console.log(`control_url: ${server.controlUrl ?? (mode === 'production' ? '(none: production mode)' : '(none: --no-control)')}`);
     console.log(`client ids:  ${Object.keys(server.secrets.clients).join(', ')}`);
     if (parsed.options.fault !== undefined) console.log(`fault:       ${parsed.options.fault}`);
     const variants = createVariants(parsed.options.variants);

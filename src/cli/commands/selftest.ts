@@ -16,6 +16,7 @@ export const selftestCommand: Command = {
     flags: [
       { flag: '--faults', value: 'a,b,c', text: 'only these faults (names: src/reference/faults.ts)' },
       { flag: '--subset', value: 'ci|all', text: 'the fixed CI subset or every fault (variant)', default: 'all' },
+      { flag: '--mode', value: 'reference|no-control', text: 'no-control: the reference as a sandbox without the control API (fixtures/targets/reference-no-control.yaml); faults only a clock can show are listed as not run, with the reason, and do not decide the exit code; never rewrites docs/mutation.md without --write-docs', default: 'reference' },
       { flag: '--grep', value: 'RE', text: 'only tests whose title matches, in every project of both passes (e.g. `^model: ` to show what the model property kills on its own); never rewrites the kill table of docs/mutation.md. With --variants: only what `run --grep RE` selects ("<id>: <title> @<tags>", e.g. `@model`), in every run; never rewrites docs/variants-matrix.md' },
       { flag: '--workers', value: 'N', text: 'Playwright workers, an integer from 1 to 99', default: 'the machine\'s cores' },
       { flag: '--full', text: 'run every scenario against every fault instead of the targeted ones' },
@@ -25,6 +26,7 @@ export const selftestCommand: Command = {
     env: ['FTF_SPEC_DIR', 'FTF_EMBEDDED_START_MS'],
     examples: [
       { text: 'two faults, one worker', command: 'ftf-conformance selftest --faults expired-token-accepted,checkpoint-no-version-check --workers 1' },
+      { text: 'the fault matrix against a target without clock control', command: 'ftf-conformance selftest --mode no-control --workers 2' },
       { text: 'the CI subset of the variant matrix', command: 'ftf-conformance selftest --variants --subset ci' },
       { text: 'the model property alone on every variant and persona', command: "ftf-conformance selftest --variants --grep '@model' --workers 1" },
     ],

@@ -23,6 +23,12 @@ export function targetView(t: ResolvedTarget): Record<string, unknown> {
     credentials: Object.fromEntries(
       Object.values(t.credentials).map((c) => [c.name, { name: c.name, kind: c.kind, client_id: c.clientId ?? null }]),
     ),
+    /** The target's own timing (clock-less forms); null = not declared. */
+    timing: {
+      short_lived_token_max_s: t.timing.shortLivedTokenMaxS ?? null,
+      expiry_leeway_s: t.timing.expiryLeewayS,
+      uid_rotation_max_s: t.timing.uidRotationMaxS ?? null,
+    },
     timeouts: {
       request_ms: t.timeouts.requestMs,
       poll_interval_ms: t.timeouts.pollIntervalMs,

@@ -70,7 +70,41 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
     }
     if (errors.length > 0) problems.push({ file, errors, partial: partialOf(src?.value) });
   }
-  return { scenarios, problems, groups: groupSet.built };
+  return { scenarios: linkClocklessForms(scenarios, problems), problems, groups: groupSet.built };
+}
+
+/** Capabilities a clock-less form stands in for; a form needing one of them would be no form. */
+export const CLOCK_CAPABILITIES: readonly Capability[] = ['clock', 'funding'];
+
+/**
+ * Issue 13: `clockless_form` names the scenario that runs in a clock scenario's place on a target without
+ * clock control. The form must exist, cover exactly the same clauses, need neither clock nor funding, have no
+ * form itself and be the form of one scenario only. A scenario whose form is wrong becomes a problem (its file);
+ * forms are marked `formOf` (the Playwright entry declares no test for them).
+ */
+function linkClocklessForms(scenarios: Scenario[], problems: ScenarioProblem[]): Scenario[] {
+  const byId = new Map(scenarios.map((s) => [s.id, s]));
+  const taken = new Map<string, string>();
+  const broken = new Set<string>();
+  for (const s of scenarios) {
+    if (s.clocklessForm === undefined) continue;
+    const form = byId.get(s.clocklessForm);
+    const why = !form ? `no scenario has the id '${s.clocklessForm}'`
+      : form.id === s.id ? 'a scenario cannot be its own form'
+        : form.clocklessForm !== undefined ? `'${form.id}' has a clock-less form itself`
+          : form.needs.some((n) => CLOCK_CAPABILITIES.includes(n)) ? `'${form.id}' needs ${form.needs.filter((n) => CLOCK_CAPABILITIES.includes(n)).join(', ')}`
+            : [...new Set(form.covers)].sort().join() !== [...new Set(s.covers)].sort().join() ? `'${form.id}' covers ${form.covers.join(', ')}, not the same clauses as '${s.id}' (${s.covers.join(', ')})`
+              : taken.has(form.id) ? `'${form.id}' is already the form of '${taken.get(form.id) ?? ''}'`
+                : undefined;
+    if (why !== undefined || !form) {
+      broken.add(s.id);
+      problems.push({ file: s.source.file, errors: [scenarioError(`clockless_form: ${why ?? 'invalid'}`, { ...s.source }, 'name a scenario that covers the same clauses without needing clock or funding')] });
+      continue;
+    }
+    taken.set(form.id, s.id);
+    form.formOf = s.id;
+  }
+  return scenarios.filter((s) => !broken.has(s.id));
 }
 
 /**
@@ -140,6 +174,8 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
     steps: locateSteps(src, doc.steps, ['steps'], groups),
     level: levels.length > 0 && levels.every((l) => l === 'should') ? 'should' : 'must',
     source: { file: source.file, line: 1, column: 1 },
+    ...(doc.clockless_form !== undefined ? { clocklessForm: doc.clockless_form } : {}),
+    ...(doc.no_clockless_form !== undefined ? { noClocklessForm: doc.no_clockless_form } : {}),
   };
 }
 

@@ -129,6 +129,7 @@ export function analyzeSteps(a: Analysis, steps: unknown[], path: PathSegment[],
         define(obj.as);
         break;
       case 'wait':
+        templates(a, obj.ms, [...at, 'ms'], scope);
         bare(a, obj.until, [...at, 'until'], scope);
         break;
       case 'authorize':

@@ -116,7 +116,8 @@ export interface SkipIfStep extends StepCommon { skip_if: string; message?: stri
 /** A bounded loopback HTTP listener; `as` gets {url, requests}. */
 export interface ListenStep extends StepCommon { listen: { as: string; max_ms?: number } }
 /** Wait up to `ms`, less once `until` is true. */
-export interface WaitStep extends StepCommon { wait: { ms: number; until?: string } }
+/** `ms`: a number, or a `${}` template computing it (from target.timing): 1..60000 when the step runs. */
+export interface WaitStep extends StepCommon { wait: { ms: number | string; until?: string } }
 
 /** Consent only (PKCE S256) for a credential; `as` gets {code, code_verifier, redirect_uri, state, client_id}. */
 export interface AuthorizeStep extends StepCommon { authorize: { credential?: string; redirect_uri?: string; as: string } }
@@ -157,6 +158,8 @@ export interface ScenarioDocument {
   family?: string;
   vars?: Record<string, unknown>;
   steps: Step[];
+  clockless_form?: string;
+  no_clockless_form?: string;
 }
 
 /** A loaded, validated scenario. */
@@ -174,6 +177,12 @@ export interface Scenario {
   /** Worst level of the covered clauses: a scenario covering only `should` clauses reports warnings. */
   level: 'must' | 'should';
   source: SourceLocation;
+  /** Id of the scenario that runs in this one's place on a target without clock (or funding) control (issue 13). */
+  clocklessForm?: string;
+  /** Why a clock scenario has no clock-less form (its skip reason on a target without clock control). */
+  noClocklessForm?: string;
+  /** Set on a clock-less form: the scenario it stands in for (it is not a test of its own). */
+  formOf?: string;
 }
 
 export interface StepGroup {

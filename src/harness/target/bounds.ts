@@ -114,3 +114,57 @@ export function timeoutsOf(t: { request_ms?: number; poll_interval_ms?: number; 
     maxPages: t.max_pages ?? TIMEOUT_DEFAULTS.maxPages,
   };
 }
+
+/** The target's own timing (profile `timing`, snake_case), with the default leeway. */
+export interface Timing {
+  /** Upper bound on expires_in of the `short_lived` credential's tokens (absent: no such test client). */
+  shortLivedTokenMaxS?: number;
+  /** How long after expires_in the target may still accept a token. */
+  expiryLeewayS: number;
+  /** Upper bound on how long a uid of the `rotating_uid` indication stays current (absent: no such test product). */
+  uidRotationMaxS?: number;
+}
+
+export const EXPIRY_LEEWAY_DEFAULT_S = 2;
+
+/** The margin a clock-less form waits beyond a declared bound (uid rotation): one second. */
+export const ROTATION_MARGIN_S = 1;
+
+export function timingOf(t: { short_lived_token_max_s?: number; expiry_leeway_s?: number; uid_rotation_max_s?: number } = {}): Timing {
+  return {
+    ...(t.short_lived_token_max_s !== undefined ? { shortLivedTokenMaxS: t.short_lived_token_max_s } : {}),
+    expiryLeewayS: t.expiry_leeway_s ?? EXPIRY_LEEWAY_DEFAULT_S,
+    ...(t.uid_rotation_max_s !== undefined ? { uidRotationMaxS: t.uid_rotation_max_s } : {}),
+  };
+}
+
+/**
+ * Real-time waits nest in the scenario too: token.expiry-realtime waits the short-lived token's lifetime plus
+ * the leeway, amounts.indication-uid-rotated waits the uid rotation bound plus ROTATION_MARGIN_S, each besides
+ * its own exchanges, so that wait plus REQUESTS_PER_SCENARIO exchanges must fit scenario_ms.
+ */
+export function timingProblems(timing: Timing, t: Timeouts): Array<{ field: 'short_lived_token_max_s' | 'uid_rotation_max_s'; message: string; hint: string }> {
+  const problems: Array<{ field: 'short_lived_token_max_s' | 'uid_rotation_max_s'; message: string; hint: string }> = [];
+  const exchanges = REQUESTS_PER_SCENARIO * t.requestMs;
+  if (timing.shortLivedTokenMaxS !== undefined) {
+    const need = (timing.shortLivedTokenMaxS + timing.expiryLeewayS) * 1000 + exchanges;
+    if (need > t.scenarioMs) {
+      problems.push({
+        field: 'short_lived_token_max_s',
+        message: `timing: waiting short_lived_token_max_s ${timing.shortLivedTokenMaxS} s + expiry_leeway_s ${timing.expiryLeewayS} s plus ${REQUESTS_PER_SCENARIO} × request_ms ${t.requestMs} exceeds scenario_ms ${t.scenarioMs}: the real-time expiry wait would outlive its scenario`,
+        hint: `raise timeouts.scenario_ms to at least ${need} or use a test client with shorter-lived tokens`,
+      });
+    }
+  }
+  if (timing.uidRotationMaxS !== undefined) {
+    const need = (timing.uidRotationMaxS + ROTATION_MARGIN_S) * 1000 + exchanges;
+    if (need > t.scenarioMs) {
+      problems.push({
+        field: 'uid_rotation_max_s',
+        message: `timing: waiting uid_rotation_max_s ${timing.uidRotationMaxS} s + ${ROTATION_MARGIN_S} s plus ${REQUESTS_PER_SCENARIO} × request_ms ${t.requestMs} exceeds scenario_ms ${t.scenarioMs}: the real-time rotation wait would outlive its scenario`,
+        hint: `raise timeouts.scenario_ms to at least ${need} or name a test product whose uid rotates sooner`,
+      });
+    }
+  }
+  return problems;
+}

@@ -6,7 +6,7 @@
  */
 import { FtfError } from '../../shared/errors.js';
 import { describeYamlProblem, readYaml, type YamlSource } from '../yaml/source.js';
-import { boundIssues, timeoutsOf } from './bounds.js';
+import { boundIssues, timeoutsOf, timingOf, timingProblems } from './bounds.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
 import { checkProfile, type RawProfile } from './semantics.js';
 import { validateProfile } from './validate.js';
@@ -50,6 +50,9 @@ export function readProfile(file: string): Profile {
   // Bounds must nest (request < step < scenario): refused at the field at fault (bounds.ts).
   const bounds = boundIssues(timeoutsOf(raw.timeouts), new Set(Object.keys(raw.timeouts ?? {})), (field) => source.locate(['timeouts', field], 'value'));
   if (bounds.length) throw new ProfileError(PROFILE_ERROR_CODES.invalid, file, bounds);
+  const timing = timingProblems(timingOf(raw.timing), timeoutsOf(raw.timeouts))
+    .map((p) => ({ field: `timing.${p.field}`, message: p.message, hint: p.hint, ...source.locate(['timing', p.field], 'value') }));
+  if (timing.length) throw new ProfileError(PROFILE_ERROR_CODES.invalid, file, timing);
   return { file, raw, source };
 }
 

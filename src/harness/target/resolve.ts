@@ -7,7 +7,7 @@
  */
 import { FtfError } from '../../shared/errors.js';
 import { deriveCapabilities } from './capabilities.js';
-import { timeoutsOf } from './bounds.js';
+import { timeoutsOf, timingOf } from './bounds.js';
 import { FIELD_DEFAULTS, PATH_DEFAULTS, RECORD_DEFAULTS } from './defaults.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
 import { EMBEDDED, isEmbedded, type Profile } from './profile.js';
@@ -65,6 +65,7 @@ export function resolveTarget(profile: Profile, opts: ResolveOptions = {}): Reso
     capabilities: new Set(),
     ...(raw.implementation ? { implementation: implementationOf(raw.implementation) } : {}),
     allowMutations: raw.allow_mutations ?? false,
+    timing: timingOf(raw.timing),
     timeouts: timeoutsOf(raw.timeouts),
   };
   target.capabilities = deriveCapabilities(raw.capabilities ?? [], { ...target, baseUrl: target.baseUrl === EMBEDDED ? EMBEDDED_LOOPBACK : target.baseUrl });

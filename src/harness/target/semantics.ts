@@ -29,6 +29,8 @@ export interface RawProfile {
   capabilities?: Array<'mutation' | 'clock' | 'funding' | 'consent'>;
   /** Embedded profiles only: which generated secret of the reference server feeds which credential. */
   embedded?: { api_keys?: Record<string, string> };
+  /** The target's own timing (clock-less forms of scenarios). */
+  timing?: { short_lived_token_max_s?: number; expiry_leeway_s?: number; uid_rotation_max_s?: number };
   timeouts?: { request_ms?: number; poll_interval_ms?: number; poll_deadline_ms?: number; scenario_ms?: number; max_pages?: number };
 }
 
@@ -110,6 +112,7 @@ export function checkProfile(p: RawProfile, source: YamlSource): SemanticIssue[]
     });
   }
   issues.push(...checkEmbedded(p, source));
+  issues.push(...checkTiming(p, source));
   return issues;
 }
 
@@ -157,4 +160,33 @@ export function checkControlUrl(p: RawProfile, source: YamlSource, controlUrlKno
     }
   }
   return issues;
+}
+
+/** The `short_lived` credential and timing.short_lived_token_max_s come together (one says which client, the other how long). */
+function checkTiming(p: RawProfile, source: YamlSource): SemanticIssue[] {
+  const short = p.credentials.short_lived;
+  const max = p.timing?.short_lived_token_max_s;
+  if (short && short.kind !== 'client_credentials') {
+    return [{ field: 'credentials.short_lived.kind', message: 'credentials.short_lived must be a client_credentials credential (a test client whose tokens live briefly)', hint: 'set kind: client_credentials', ...position(source, ['credentials', 'short_lived', 'kind'], 'value') }];
+  }
+  if (short && max === undefined) {
+    return [{ field: 'timing.short_lived_token_max_s', message: 'credentials.short_lived needs timing.short_lived_token_max_s (how long its tokens live at most)', hint: 'add timing: { short_lived_token_max_s: N }', ...position(source, ['credentials', 'short_lived']) }];
+  }
+  if (!short && max !== undefined) {
+    return [{ field: 'timing.short_lived_token_max_s', message: 'timing.short_lived_token_max_s needs a credential named short_lived (the test client it describes)', hint: 'add credentials.short_lived (kind: client_credentials) or drop the field', ...position(source, ['timing', 'short_lived_token_max_s']) }];
+  }
+  return checkRotatingUid(p, source);
+}
+
+/** indications.rotating_uid and timing.uid_rotation_max_s come together (one says which product, the other how often). */
+function checkRotatingUid(p: RawProfile, source: YamlSource): SemanticIssue[] {
+  const product = p.indications?.rotating_uid ?? undefined;
+  const max = p.timing?.uid_rotation_max_s;
+  if (product && max === undefined) {
+    return [{ field: 'timing.uid_rotation_max_s', message: 'indications.rotating_uid needs timing.uid_rotation_max_s (how long its uid stays current at most)', hint: 'add timing: { uid_rotation_max_s: N }', ...position(source, ['indications', 'rotating_uid']) }];
+  }
+  if (!product && max !== undefined) {
+    return [{ field: 'timing.uid_rotation_max_s', message: 'timing.uid_rotation_max_s needs indications.rotating_uid (the test product it describes)', hint: 'add indications.rotating_uid or drop the field', ...position(source, ['timing', 'uid_rotation_max_s']) }];
+  }
+  return [];
 }

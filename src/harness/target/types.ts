@@ -81,5 +81,7 @@ export interface ResolvedTarget {
   /** Profile `implementation`: a stated version and/or the (lower-cased) name of a response header carrying it. */
   implementation?: { version?: string; versionHeader?: string };
   allowMutations: boolean;
+  /** The target's own timing (profile `timing`): what clock-less forms of scenarios may wait for (bounds.ts Timing). */
+  timing: { shortLivedTokenMaxS?: number; expiryLeewayS: number; uidRotationMaxS?: number };
   timeouts: { requestMs: number; pollIntervalMs: number; pollDeadlineMs: number; scenarioMs: number; maxPages: number };
 }

@@ -54,8 +54,8 @@ const clientCredentials: GrantHandler = (state, client) => {
   assertGrantAllowed(client, 'client_credentials');
   // Rule 4: the pair represents its user; no refresh token, the client simply asks again.
   const access = issueAccessToken(state, { userEmail: client.user, clientId: client.clientId, via: 'client_credentials' });
-  if (state.ctx.faults.on('client-credentials-refresh-token')) return tokenResponse(state, access, issueRefreshToken(state, { userEmail: client.user, clientId: client.clientId }));
-  return tokenResponse(state, access);
+  if (state.ctx.faults.on('client-credentials-refresh-token')) return tokenResponse(state, access, issueRefreshToken(state, { userEmail: client.user, clientId: client.clientId }), client.clientId);
+  return tokenResponse(state, access, undefined, client.clientId);
 };
 
 const authorizationCode: GrantHandler = (state, client, form) => {
@@ -70,7 +70,7 @@ const authorizationCode: GrantHandler = (state, client, form) => {
   checkPkce(state, code, form);
   const subject = { userEmail: code.userEmail, clientId: client.clientId };
   const access = issueAccessToken(state, { ...subject, via: 'authorization_code' });
-  return tokenResponse(state, access, issueRefreshToken(state, subject));
+  return tokenResponse(state, access, issueRefreshToken(state, subject), client.clientId);
 };
 
 const refreshToken: GrantHandler = (state, client, form) => {
@@ -82,7 +82,7 @@ const refreshToken: GrantHandler = (state, client, form) => {
   }
   const rotated = rotateRefreshToken(state, presented, record);
   const access = issueAccessToken(state, { userEmail: record.userEmail, clientId: client.clientId, via: 'authorization_code' });
-  return tokenResponse(state, access, rotated);
+  return tokenResponse(state, access, rotated, client.clientId);
 };
 
 const GRANTS: Readonly<Record<GrantType, GrantHandler>> = {

@@ -19,12 +19,14 @@ export interface TokenSubject {
   via: TokenGrant;
 }
 
-export function accessTokenLifetimeSeconds(state: AuthState): number {
-  return state.ctx.options.tokenLifetimeSeconds;
+/** The server's lifetime, or the client's own (a test client with short-lived tokens, identities.yaml). */
+export function accessTokenLifetimeSeconds(state: AuthState, clientId?: string): number {
+  const own = clientId === undefined ? undefined : state.ctx.data.clients.find((c) => c.clientId === clientId)?.tokenLifetimeSeconds;
+  return own ?? state.ctx.options.tokenLifetimeSeconds;
 }
 
 export function issueAccessToken(state: AuthState, subject: TokenSubject): string {
-  const expiresAt = state.now() + accessTokenLifetimeSeconds(state) * 1000;
+  const expiresAt = state.now() + accessTokenLifetimeSeconds(state, subject.clientId) * 1000;
   return state.accessTokens.issue({ ...subject, expiresAt });
 }
 
@@ -33,9 +35,9 @@ export function issueRefreshToken(state: AuthState, subject: { userEmail: string
 }
 
 /** The response body; `expires_in` is the lifetime the token really has on the auth clock. */
-export function tokenResponse(state: AuthState, accessToken: string, refreshToken?: string): TokenResponse {
+export function tokenResponse(state: AuthState, accessToken: string, refreshToken?: string, clientId?: string): TokenResponse {
   const { faults } = state.ctx;
-  const lifetime = accessTokenLifetimeSeconds(state);
+  const lifetime = accessTokenLifetimeSeconds(state, clientId);
   const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer' };
   if (!faults.on('token-no-expires-in')) body.expires_in = faults.on('token-expires-in-string') ? String(lifetime) : lifetime;
   if (refreshToken !== undefined) body.refresh_token = refreshToken;

@@ -16,6 +16,8 @@ export interface OAuthClientRecord {
   redirectUris: string[];
   /** Read-only clients may only GET under /api/v1; anything else is 403 "Endpoint not enabled for this API user." */
   readOnly: boolean;
+  /** Access-token lifetime of this client in seconds (a test client with short-lived tokens); default: the server's. */
+  tokenLifetimeSeconds?: number;
 }
 
 export interface IdentityData {
@@ -101,6 +103,11 @@ export interface IndicationSpec {
   yield: string;
   /** Extendables: months between extension option dates. */
   extensionMonths?: number;
+  /**
+   * A test product whose Fixed uid rotates every this many seconds instead of daily (like the short-lived
+   * test client): the clock-less form amounts.indication-uid-rotated waits it out in real time.
+   */
+  uidRotationSeconds?: number;
 }
 
 export type HoldingStatus = 'Cash' | 'Pending' | 'PendingWithdrawal' | 'Issued' | 'Redeemed' | 'Cancelled' | 'CutOff' | 'Processing';

@@ -1,6 +1,7 @@
 /**
  * Indications on the simulated clock: the daily-rotating uid of Fixed products (derived from code + local
- * date + seed; Extendable ones keep one uid), the available subscription dates (weekdays that are not a
+ * date + seed; Extendable ones keep one uid; a test product with `uidRotationSeconds` rotates every that many
+ * seconds instead), the available subscription dates (weekdays that are not a
  * holiday of any of the product's calendars, whose cut-off has not passed) and cut-off instants.
  */
 import type { Faults } from '../context.js';
@@ -11,7 +12,7 @@ import { addDays, localDate, toEpochDay, weekday, zonedToUtc } from './dates.js'
 
 /** How many dates an indication lists. */
 export const SUBSCRIPTION_DATE_COUNT = 10;
-/** A Fixed uid of any of the last N local days answers 400 "no longer available"; older ones 404. */
+/** A Fixed uid of any of the last N local days (rotation periods) answers 400 "no longer available"; older ones 404. */
 export const ROTATED_UID_MEMORY_DAYS = 60;
 
 export interface IndicationView extends Omit<IndicationSpec, 'yield' | 'extensionMonths' | 'termMonths' | 'cellCode' | 'calendars' | 'obligorExposureName'> {
@@ -73,8 +74,28 @@ export class IndicationBook {
       : uuidFrom(this.seed, hashString(spec.code), 0x7fffffff));
   }
 
+  /** A test product's uid of rotation period `period` (periods of uidRotationSeconds since the epoch). */
+  private uidOfPeriod(spec: IndicationSpec, period: number): string {
+    return this.format(uuidFrom(this.seed, hashString(spec.code), -1 - period));
+  }
+
+  private periodOf(spec: IndicationSpec, nowMs: number): number | undefined {
+    return spec.type === 'Fixed' && spec.uidRotationSeconds !== undefined ? Math.floor(nowMs / (spec.uidRotationSeconds * 1000)) : undefined;
+  }
+
   currentUid(spec: IndicationSpec, nowMs: number): string {
-    return this.uidOn(spec, this.localToday(spec, nowMs));
+    const period = this.periodOf(spec, nowMs);
+    return period !== undefined ? this.uidOfPeriod(spec, period) : this.uidOn(spec, this.localToday(spec, nowMs));
+  }
+
+  /** The uid was this indication's in a recent past day (or rotation period), not now. */
+  private wasUid(spec: IndicationSpec, uid: string, nowMs: number): boolean {
+    const period = this.periodOf(spec, nowMs);
+    const today = this.localToday(spec, nowMs);
+    for (let back = 1; back <= ROTATED_UID_MEMORY_DAYS; back++) {
+      if ((period !== undefined ? this.uidOfPeriod(spec, period - back) : this.uidOn(spec, addDays(today, -back))) === uid) return true;
+    }
+    return false;
   }
 
   /** Business days from today (local) whose cut-off is still ahead, oldest first. */
@@ -96,13 +117,7 @@ export class IndicationBook {
   /** Resolves a uid against every indication: today's uid, a rotated (recent past) one, or unknown. */
   lookupUid(uid: string, nowMs: number): UidLookup {
     for (const spec of this.specs) if (this.currentUid(spec, nowMs) === uid) return { kind: 'current', spec };
-    for (const spec of this.specs) {
-      if (spec.type !== 'Fixed') continue;
-      const today = this.localToday(spec, nowMs);
-      for (let back = 1; back <= ROTATED_UID_MEMORY_DAYS; back++) {
-        if (this.uidOn(spec, addDays(today, -back)) === uid) return { kind: 'rotated', spec };
-      }
-    }
+    for (const spec of this.specs) if (spec.type === 'Fixed' && this.wasUid(spec, uid, nowMs)) return { kind: 'rotated', spec };
     return { kind: 'unknown' };
   }
 
