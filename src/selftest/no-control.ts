@@ -13,4 +13,5 @@ export const CLOCK_ONLY_FAULTS: Readonly<Record<string, string>> = Object.freeze
   'default-date-wrong': 'the defaulted date shows only on the issued holding, after that date\'s cut-off has passed (clock)',
   'default-date-ignores-cutoff': 'shows only when a subscription is made after today\'s cut-off and its holding is issued: a time of day the run does not choose, then a cut-off (clock)',
   'subscription-date-cutoff-not-checked': 'today\'s date is wrongly accepted only after today\'s cut-off: a time of day the run does not choose (clock)',
+  'cutoff-compared-in-utc': 'the wrong zone shows only between the true cut-off and the one read in UTC: an hour of the day the run does not choose (clock)',
 });
