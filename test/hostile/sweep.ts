@@ -15,6 +15,8 @@ import type { EngineContext } from '../../src/harness/engine/types.js';
 import { RecordingTransport } from '../../src/harness/http/recorder.js';
 import { Redactor } from '../../src/harness/http/redactor.js';
 import { createUndiciTransport } from '../../src/harness/http/undici-transport.js';
+import { targetView } from '../../src/harness/engine/target-view.js';
+import { missingRoles, missingRolesReason, scenarioRoles } from '../../src/harness/scenario/roles.js';
 import type { Scenario, SourceLocation } from '../../src/harness/scenario/types.js';
 import type { SchemaRegistry } from '../../src/harness/schemas/types.js';
 import { missingCapabilities, withMutationGuard } from '../../src/harness/target/capabilities.js';
@@ -66,6 +68,9 @@ async function runOne(scenario: Scenario, opts: SweepOptions, transport: ReturnT
   const target = withMutationGuard(opts.target, false);
   const missing = missingCapabilities(target, scenario.needs);
   if (missing.length > 0) return { id: scenario.id, status: 'skipped', elapsedMs: 0, text: '', typed: true, skipReason: `needs ${missing.join(', ')}` };
+  // Like the runner: a role the profile leaves out (e.g. credentials.short_lived of a clock-less form) is a skip.
+  const absent = missingRoles(targetView(target), scenarioRoles(scenario));
+  if (absent.length > 0) return { id: scenario.id, status: 'skipped', elapsedMs: 0, text: '', typed: true, skipReason: missingRolesReason(absent) };
 
   const redactor = new Redactor();
   const recorder = new RecordingTransport(guardProductionWrites(transport, target, false), redactor);

@@ -30,7 +30,7 @@ describe('reference data', () => {
     assert.deepEqual(users, {
       'alice@ftf.test': ['ENT-ALPHA', 'ENT-BETA'], 'bob@ftf.test': ['ENT-ALPHA'], 'carol@ftf.test': ['ENT-ALPHA'], 'dave@ftf.test': ['ENT-GAMMA'],
     });
-    assert.deepEqual(d.clients.map((c) => c.clientId), ['cc-alice', 'cc-bob', 'cc-carol-readonly', 'code-app', 'code-app-single']);
+    assert.deepEqual(d.clients.map((c) => c.clientId), ['cc-alice', 'cc-bob', 'cc-carol-readonly', 'cc-alice-short', 'code-app', 'code-app-single']);
     assert.equal(d.clients.find((c) => c.clientId === 'cc-carol-readonly')?.readOnly, true);
     assert.deepEqual(d.clients.find((c) => c.clientId === 'code-app')?.redirectUris, ['https://app.ftf.test/callback', 'https://app.ftf.test/alt']);
     assert.deepEqual(d.apiKeyUsers, ['alice@ftf.test']);
@@ -41,7 +41,7 @@ describe('reference data', () => {
     const s1 = generateSecrets(d);
     const s2 = generateSecrets(d);
     assert.notEqual(s1.clients['cc-alice'], s2.clients['cc-alice']);
-    assert.equal(Object.keys(s1.clients).length, 5);
+    assert.equal(Object.keys(s1.clients).length, 6);
     assert.ok(s1.apiKeys['alice@ftf.test']);
     assert.equal(Object.keys(s1.passwords).length, 4);
     const fixtures = readdirSync(DEFAULT_DATA_DIR).map((f) => readFileSync(join(DEFAULT_DATA_DIR, f), 'utf8')).join('\n');
