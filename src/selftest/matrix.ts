@@ -8,7 +8,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { FaultInfo } from '../reference/faults.js';
 import { FtfError } from '../shared/errors.js';
-import { formatMatrix, renderGrepSection, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from './output.js';
+import { formatMatrix, renderGrepSection, renderNoControlSection, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from './output.js';
 import { CLOCK_ONLY_FAULTS, NO_CONTROL_PROFILE } from './no-control.js';
 import { CLEAN_PRODUCTION_PROJECT, CLEAN_PROJECT, type PlanProject } from './plan.js';
 import { listSuite, runPlan } from './playwright-run.js';
@@ -153,6 +153,11 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
         writeSection(resolve(cwd, 'docs/mutation.md'), sectionId('grep', options.grep), section);
         docsWritten = 'section';
       }
+    } else if (noControl && options.writeDocs) {
+      const command = `ftf-conformance selftest --mode no-control${options.faults?.length ? ` --faults <the ${selected.length} below>` : options.subset === 'ci' ? ' --subset ci' : ''} --workers ${workers}${options.full ? ' --full' : ''} --write-docs`;
+      const section = renderNoControlSection(report, facts, { command, generatedAt: facts.generatedAt, wallMs: facts.wallMs, workers, loadAtStart, cores: availableParallelism() });
+      writeSection(resolve(cwd, 'docs/mutation.md'), 'no-control', section);
+      docsWritten = 'section';
     } else if (options.writeDocs ?? everyFault) {
       writeMarkdown(resolve(cwd, 'docs/mutation.md'), report, facts);
       docsWritten = 'all';

@@ -44,7 +44,6 @@ describe('clockless_form', () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
       [{ a: scenario('f.a', 'needs: [clock]\nclockless_form: f.nope') }, /no scenario has the id 'f.nope'/],
       [{ a: scenario('f.a', 'needs: [clock]\nclockless_form: f.b'), b: scenario('f.b', 'needs: [clock]') }, /'f.b' needs clock/],
-      [{ a: scenario('f.a', 'needs: [clock]\nclockless_form: f.b'), b: scenario('f.b', '', '[T-ONE, T-CLOCK]') }, /'f.b' needs clock/],
       [{ a: scenario('f.a', 'needs: [clock]\nclockless_form: f.b', '[T-CLOCK]'), b: scenario('f.b') }, /not the same clauses/],
       [{ a: scenario('f.a', 'needs: [clock]\nclockless_form: f.b'), b: scenario('f.b', 'clockless_form: f.c'), c: scenario('f.c') }, /'f.b' has a clock-less form itself/],
       [{ a: scenario('f.a', 'needs: [clock]\nclockless_form: f.c'), b: scenario('f.b', 'needs: [clock]\nclockless_form: f.c'), c: scenario('f.c') }, /already the form of 'f.a'/],
@@ -54,6 +53,19 @@ describe('clockless_form', () => {
       assert.match(messages(s), expected);
       assert.equal(s.problems[0]?.errors[0]?.code, 'FTF_E_SCENARIO_INVALID');
     }
+  });
+
+  it('a form does not inherit clock from its clauses, but may not declare it nor move the clock', () => {
+    // T-CLOCK needs clock in the test catalogue: the clock form checks it in full, the form from what it can see.
+    const s = load({ a: scenario('f.a', 'needs: [clock]\nclockless_form: f.b', '[T-ONE, T-CLOCK]'), b: scenario('f.b', 'needs: [mutation]', '[T-ONE, T-CLOCK]') });
+    assert.equal(s.problems.length, 0, messages(s));
+    assert.deepEqual(s.scenarios.find((x) => x.id === 'f.a')?.needs.includes('clock'), true);
+    assert.deepEqual(s.scenarios.find((x) => x.id === 'f.b')?.needs, ['mutation']);
+    const stepping = load({
+      a: scenario('f.a', 'needs: [clock]\nclockless_form: f.b', '[T-ONE, T-CLOCK]'),
+      b: `id: f.b\ntitle: f.b\ncovers: [T-ONE, T-CLOCK]\nsteps:\n  - clock: { days: 1 }\n`,
+    });
+    assert.match(messages(stepping), /'f.b' needs clock itself \(declared or by a clock step\)/);
   });
 
   it('no_clockless_form carries the reason; it cannot be given together with a form', () => {
@@ -71,6 +83,7 @@ describe('clockless_form', () => {
     assert.deepEqual(forms, [
       'amounts.indication-uid-expired -> amounts.indication-uid-rotated', 'amounts.subscription-date-cutoff-passed -> amounts.subscription-date-past',
       'events.kinds -> events.kinds-observed', 'events.scope-appended -> events.scope-traffic',
+      'lifecycle.cutoff-instant -> lifecycle.cutoff-instant-observed', 'lifecycle.issue-after-cutoff -> lifecycle.issue-after-cutoff-observed',
       'paging.fence-append -> paging.fence-traffic', 'token.expiry -> token.expiry-realtime',
     ]);
     // Every other scenario needing the clock says why it has no form.

@@ -16,11 +16,11 @@ export const selftestCommand: Command = {
     flags: [
       { flag: '--faults', value: 'a,b,c', text: 'only these faults (names: src/reference/faults.ts)' },
       { flag: '--subset', value: 'ci|all', text: 'the fixed CI subset or every fault (variant)', default: 'all' },
-      { flag: '--mode', value: 'reference|no-control', text: 'no-control: the reference as a sandbox without the control API (fixtures/targets/reference-no-control.yaml); faults only a clock can show are listed as not run, with the reason, and do not decide the exit code; never rewrites docs/mutation.md without --write-docs', default: 'reference' },
+      { flag: '--mode', value: 'reference|no-control', text: 'no-control: the reference as a sandbox without the control API (fixtures/targets/reference-no-control.yaml); faults only a clock can show are listed as not run, with the reason, and do not decide the exit code; never rewrites the kill table of docs/mutation.md (with --write-docs: its own section `no-control` at the end)', default: 'reference' },
       { flag: '--grep', value: 'RE', text: 'only tests whose title matches, in every project of both passes (e.g. `^model: ` to show what the model property kills on its own); never rewrites the kill table of docs/mutation.md. With --variants: only what `run --grep RE` selects ("<id>: <title> @<tags>", e.g. `@model`), in every run; never rewrites docs/variants-matrix.md' },
       { flag: '--workers', value: 'N', text: 'Playwright workers, an integer from 1 to 99', default: 'the machine\'s cores' },
       { flag: '--full', text: 'run every scenario against every fault instead of the targeted ones' },
-      { flag: '--write-docs', text: 'update docs/mutation.md (docs/variants-matrix.md) after a partial run too; with --grep, write that run\'s own section at the end of docs/mutation.md instead (kept by full runs)' },
+      { flag: '--write-docs', text: 'update docs/mutation.md (docs/variants-matrix.md) after a partial run too; with --grep (or --mode no-control), write that run\'s own section at the end of docs/mutation.md instead (kept by full runs)' },
       { flag: '--variants', value: 'a,b,c', optionalValue: true, text: 'the variant matrix: these variants, or every variant and persona' },
     ],
     env: ['FTF_SPEC_DIR', 'FTF_EMBEDDED_START_MS'],

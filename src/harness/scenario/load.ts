@@ -78,8 +78,9 @@ export const CLOCK_CAPABILITIES: readonly Capability[] = ['clock', 'funding'];
 
 /**
  * Issue 13: `clockless_form` names the scenario that runs in a clock scenario's place on a target without
- * clock control. The form must exist, cover exactly the same clauses, need neither clock nor funding, have no
- * form itself and be the form of one scenario only. A scenario whose form is wrong becomes a problem (its file);
+ * clock control. The form must exist, cover exactly the same clauses, need neither clock nor funding itself
+ * (declared, or by a clock step; needs its clauses bring are dropped), have no form itself and be the form of
+ * one scenario only. A scenario whose form is wrong becomes a problem (its file);
  * forms are marked `formOf` (the Playwright entry declares no test for them).
  */
 function linkClocklessForms(scenarios: Scenario[], problems: ScenarioProblem[]): Scenario[] {
@@ -92,7 +93,7 @@ function linkClocklessForms(scenarios: Scenario[], problems: ScenarioProblem[]):
     const why = !form ? `no scenario has the id '${s.clocklessForm}'`
       : form.id === s.id ? 'a scenario cannot be its own form'
         : form.clocklessForm !== undefined ? `'${form.id}' has a clock-less form itself`
-          : form.needs.some((n) => CLOCK_CAPABILITIES.includes(n)) ? `'${form.id}' needs ${form.needs.filter((n) => CLOCK_CAPABILITIES.includes(n)).join(', ')}`
+          : (form.ownClockNeeds ?? []).length > 0 ? `'${form.id}' needs ${(form.ownClockNeeds ?? []).join(', ')} itself (declared or by a clock step)`
             : [...new Set(form.covers)].sort().join() !== [...new Set(s.covers)].sort().join() ? `'${form.id}' covers ${form.covers.join(', ')}, not the same clauses as '${s.id}' (${s.covers.join(', ')})`
               : taken.has(form.id) ? `'${form.id}' is already the form of '${taken.get(form.id) ?? ''}'`
                 : undefined;
@@ -103,6 +104,10 @@ function linkClocklessForms(scenarios: Scenario[], problems: ScenarioProblem[]):
     }
     taken.set(form.id, s.id);
     form.formOf = s.id;
+    // A clause's `clock`/`funding` need is what checking it in full takes (clauses.yaml); the form checks what
+    // can be judged without them (the target's own data, real time within the profile's timing), so it does
+    // not inherit them: its own needs decide where it runs.
+    form.needs = form.needs.filter((n) => !CLOCK_CAPABILITIES.includes(n));
   }
   return scenarios.filter((s) => !broken.has(s.id));
 }
@@ -176,6 +181,9 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
     source: { file: source.file, line: 1, column: 1 },
     ...(doc.clockless_form !== undefined ? { clocklessForm: doc.clockless_form } : {}),
     ...(doc.no_clockless_form !== undefined ? { noClocklessForm: doc.no_clockless_form } : {}),
+    // What a clock-less form may leave behind of its clauses' needs (linkClocklessForms): only what it does not
+    // declare or use itself.
+    ...(doc.clockless_form === undefined ? { ownClockNeeds: [...new Set([...(doc.needs ?? []).filter((n) => CLOCK_CAPABILITIES.includes(n)), ...(usesClock ? ['clock' as const] : [])])] } : {}),
   };
 }
 
