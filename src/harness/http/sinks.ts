@@ -1,7 +1,8 @@
 /**
  * Exchange sinks provided with the recorder: an in-memory one (tests, engine assertions on traffic), a HAR
- * 1.2 file streamed to disk entry by entry (closed at flush()), and the bounded recording that sits in front
- * of the report sinks so a walk of a million events writes a bounded report. Exchanges arrive already
+ * 1.2 file streamed to disk entry by entry (closed at flush()), the bounded recording that sits in front
+ * of the report sinks so a walk of a million events writes a bounded report, and the batches that group
+ * passing exchanges into one attachment each (failing ones stay on their own). Exchanges arrive already
  * redacted (the recorder is the one redaction point); sinks never see raw secrets.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -178,6 +179,84 @@ export function boundedRecording(sinks: ExchangeSink[], bounds: RecordingBounds 
       for (const sink of sinks) await sink.onSummary?.(summary);
       return summary;
     },
+  };
+}
+
+/** How passing exchanges are grouped into one attachment (exchangeBatches). */
+export interface BatchBounds {
+  /** Passing exchanges per batch at most. */
+  count: number;
+  /** Body characters (request + response, after the report cap) that close a batch (it is written once it holds them). */
+  chars: number;
+  /** A failing step's last this-many exchanges are written one by one, not in the batch. */
+  tail: number;
+}
+
+export const DEFAULT_BATCH_BOUNDS: BatchBounds = { count: 50, chars: 256 * 1024, tail: 3 };
+
+/** Where exchange batches go (the Playwright fixtures: one attachment each). */
+export interface BatchWriter {
+  /** One exchange on its own. */
+  one(exchange: Exchange): Promise<void>;
+  /** Several passing exchanges in order, as one. */
+  many(exchanges: Exchange[]): Promise<void>;
+}
+
+export interface ExchangeBatches extends ExchangeSink {
+  /** Where a step starts; the exchanges after this mark are that step's (for stepFailed). */
+  mark(): number;
+  /** The step started at `mark` failed: what is pending is written, the step's last `tail` exchanges one by one. */
+  stepFailed(mark: number): Promise<void>;
+  /** Writes what is pending (the test ends). */
+  flush(): Promise<void>;
+}
+
+/**
+ * Groups passing exchanges so that a test of N exchanges costs about N / count writes, not N (each attachment
+ * is a Playwright step with a captured stack, an IPC message and a file for every reporter: docs/performance.md).
+ * Every failing exchange (no response, status >= 400) is written on its own at once, after what was pending;
+ * when a step fails, what is pending is written first and the step's last `tail` exchanges (the one it failed
+ * on is the last: a step stops at its first failing check) on their own, so the evidence of a failure stays
+ * individually visible. A batch of one is written as one. Holds at most one batch (plus one exchange) in memory.
+ */
+export function exchangeBatches(writer: BatchWriter, bounds: BatchBounds = DEFAULT_BATCH_BOUNDS): ExchangeBatches {
+  let seq = 0;
+  let pending: Array<{ seq: number; x: Exchange }> = [];
+  let pendingChars = 0;
+  const write = async (items: Exchange[]): Promise<void> => {
+    if (items.length === 1) await writer.one(items[0] as Exchange);
+    else if (items.length > 1) await writer.many(items);
+  };
+  const take = (): Array<{ seq: number; x: Exchange }> => {
+    const out = pending;
+    pending = [];
+    pendingChars = 0;
+    return out;
+  };
+  const flush = async (): Promise<void> => write(take().map((p) => p.x));
+  return {
+    async onExchange(x) {
+      seq++;
+      if (failing(x)) {
+        await flush();
+        await writer.one(x);
+        return;
+      }
+      // A full batch is written when the next exchange arrives, so the latest one is always pending (a step that
+      // fails on it gets it on its own).
+      if (pending.length >= bounds.count || pendingChars >= bounds.chars) await flush();
+      pending.push({ seq, x });
+      pendingChars += chars(x);
+    },
+    mark: () => seq,
+    async stepFailed(mark) {
+      const items = take();
+      const own = items.filter((p) => p.seq > mark);
+      const alone = new Set(own.slice(Math.max(0, own.length - bounds.tail)));
+      await write(items.filter((p) => !alone.has(p)).map((p) => p.x));
+      for (const p of alone) await writer.one(p.x);
+    },
+    flush,
   };
 }
 
