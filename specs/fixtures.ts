@@ -281,6 +281,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       onCheck: (r) => checks.push(r),
       // A step's summary (repeat): one small text attachment of the running step, through the redacting reporter like every attachment.
       note: (name, text) => testInfo.attach(`${name}.txt`, { body: text, contentType: 'text/plain' }),
+      // A repeat's iterations: failing ones, a sample and the last ones written, the rest in the recording summary.
+      summarised: (fn) => recording.summarised(fn),
       runStep: (title, fn, location) =>
         base.step(
           title,

@@ -184,3 +184,35 @@ describe('exchangeBatches', () => {
     assert.deepEqual(log, ['1,2', '3']);
   });
 });
+
+describe('boundedRecording.summarised (a repeat step)', () => {
+  it('records the exchanges inside it like past the head (failing, sample, last ones), the rest counted; before and after it in full', async () => {
+    const mem = memorySink();
+    const rec = boundedRecording([mem], { headCount: 100, headChars: 1_000_000, sample: 2, tail: 2, failing: 5 });
+    await rec.onExchange(exchange(1));
+    await rec.summarised(async () => {
+      for (let id = 2; id <= 21; id++) await rec.onExchange(exchange(id, id === 10 ? 500 : 200));
+    });
+    assert.deepEqual(mem.exchanges.map((x) => x.id), [1, 2, 3, 10, 20, 21], 'head, sample (past 1, 2), the failing one, the last two at its end');
+    await rec.onExchange(exchange(22));
+    const summary = await rec.finish();
+    assert.deepEqual(mem.exchanges.map((x) => x.id), [1, 2, 3, 10, 20, 21, 22], 'after it: in full again');
+    assert.ok(summary);
+    assert.equal(summary.exchanges, 22);
+    assert.deepEqual(summary.kept, { head: 2, failing: 1, sample: 2, tail: 2 });
+    assert.deepEqual(summary.omittedIds, [[4, 9], [11, 19]]);
+  });
+
+  it('writes the held last exchanges when fn fails (the iteration it failed on is the last)', async () => {
+    const mem = memorySink();
+    const rec = boundedRecording([mem], { headCount: 100, headChars: 1_000_000, sample: 0, tail: 1, failing: 5 });
+    await assert.rejects(
+      rec.summarised(async () => {
+        for (let id = 1; id <= 5; id++) await rec.onExchange(exchange(id));
+        throw new Error('iteration 5 failed');
+      }),
+      /iteration 5 failed/,
+    );
+    assert.deepEqual(mem.exchanges.map((x) => x.id), [5]);
+  });
+});

@@ -89,6 +89,12 @@ export const DEFAULT_RECORDING_BOUNDS: RecordingBounds = { headCount: 200, headC
 export interface BoundedRecording extends ExchangeSink {
   /** Writes the held last exchanges now (a step failed: the exchange that shows it is among them). */
   flushTail(): Promise<void>;
+  /**
+   * Runs `fn` with its exchanges recorded as if past the head bound (failing ones, the sample, the last ones;
+   * the rest counted in the summary), then writes the held last ones; after it, exchanges are recorded as
+   * before. A `repeat` step's iterations (engine.summarised).
+   */
+  summarised<T>(fn: () => Promise<T>): Promise<T>;
   /** Writes the held last exchanges and, when some were left out, hands the summary to the sinks. */
   finish(): Promise<RecordingSummary | undefined>;
 }
@@ -104,13 +110,15 @@ const MAX_LABELS = 20;
  * `failing`), a sample (the 1st, 2nd, 4th, 8th... exchange past the head; at most `sample`) and the last
  * `tail` exchanges, held back and written when a step fails (flushTail: the page that broke a rule is the
  * last one a walk fetched) or when the test ends (finish). The rest is counted in a RecordingSummary.
- * Holds at most `tail` exchanges in memory.
+ * Within summarised(fn) the same applies to fn's exchanges whatever the head holds. Holds at most `tail`
+ * exchanges in memory.
  */
 export function boundedRecording(sinks: ExchangeSink[], bounds: RecordingBounds = DEFAULT_RECORDING_BOUNDS): BoundedRecording {
   let seen = 0;
   let headChars = 0;
   let past = 0;
   let open = true;
+  let forced = 0;
   const kept = { head: 0, failing: 0, sample: 0, tail: 0 };
   const held: Exchange[] = [];
   const omittedIds: Array<[number, number]> = [];
@@ -148,13 +156,13 @@ export function boundedRecording(sinks: ExchangeSink[], bounds: RecordingBounds 
       const label = x.label in labels || Object.keys(labels).length < MAX_LABELS ? x.label : '(other)';
       labels[label] = (labels[label] ?? 0) + 1;
       responseChars += x.response?.bodyText.length ?? 0;
-      if (open && kept.head < bounds.headCount && (kept.head === 0 || headChars + chars(x) <= bounds.headChars)) {
+      if (!forced && open && kept.head < bounds.headCount && (kept.head === 0 || headChars + chars(x) <= bounds.headChars)) {
         headChars += chars(x);
         kept.head++;
         await write(x);
         return;
       }
-      open = false;
+      if (!forced) open = false;
       past++;
       if (failing(x) && kept.failing < bounds.failing) {
         kept.failing++;
@@ -171,6 +179,15 @@ export function boundedRecording(sinks: ExchangeSink[], bounds: RecordingBounds 
       if (held.length > bounds.tail) omit(held.shift() as Exchange);
     },
     flushTail,
+    async summarised(fn) {
+      forced++;
+      try {
+        return await fn();
+      } finally {
+        forced--;
+        if (!forced) await flushTail();
+      }
+    },
     async finish() {
       await flushTail();
       const omitted = seen - kept.head - kept.failing - kept.sample - kept.tail;
