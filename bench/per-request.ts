@@ -9,7 +9,7 @@
  * the test's duration from Playwright's JSON report; the marginal cost of a GET is (d200 - d1) / 199, so the
  * token request, fixtures and test start cancel out. The bare side is timed the same way (1 and 200 GETs after
  * its token). Medians of `rounds`, rounds alternating which side goes first. The transport inside the fixture
- * is the default unless FTF_TRANSPORT is set (it is passed on, e.g. `FTF_TRANSPORT=playwright`).
+ * is the default (undici) unless FTF_TRANSPORT is set (it is passed on, e.g. `FTF_TRANSPORT=playwright`).
  * Goal: marginal in-tool cost per GET at most 2x the bare one.
  *
  *   npx tsx bench/per-request.ts [gets=200] [rounds=3]
@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { flattenTests, type PlaywrightJson } from '../src/selftest/catalogue-run.js';
+import { transportKind } from '../src/harness/http/transport-choice.js';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
 import { loadTargetProfile, REFERENCE_PROFILE } from '../src/harness/target/load.js';
 import type { ResolvedTarget } from '../src/harness/target/types.js';
@@ -144,7 +145,7 @@ export async function perRequest(gets = 200, rounds = 3): Promise<PerRequestResu
     }
     const toolPerGetMs = median(out.map((r) => (r.toolN - r.tool1) / (gets - 1)));
     const barePerGetMs = median(out.map((r) => (r.bareN - r.bare1) / (gets - 1)));
-    return { gets, transport: process.env.FTF_TRANSPORT?.trim() || 'default', rounds: out, toolPerGetMs, barePerGetMs, ratio: toolPerGetMs / barePerGetMs, load };
+    return { gets, transport: transportKind(), rounds: out, toolPerGetMs, barePerGetMs, ratio: toolPerGetMs / barePerGetMs, load };
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await server.close();

@@ -7,8 +7,8 @@
  *   The project's metadata chooses the embedded run (playwright.config.ts): `fault` (one injected fault),
  *   `mode` ('sandbox' | 'production', the server's mode) and `profile` (the profile to load for it).
  * - worker `schemas`: the schema registry bound to the target's paths/fields.
- * - test `wire`: the raw transport of the test (FTF_TRANSPORT, src/harness/http/transport-choice.ts): Playwright's
- *   `request` fixture by default, or the undici transport with FTF_TRANSPORT=undici. `engine` and the
+ * - test `wire`: the raw transport of the test (FTF_TRANSPORT, src/harness/http/transport-choice.ts): the undici
+ *   transport by default, or Playwright's `request` fixture with FTF_TRANSPORT=playwright. `engine` and the
  *   property fixtures wrap it in the same write guard, recorder and redaction whichever it is.
  * - test `engine`: an EngineContext whose transport records every exchange (redacted) as attachments (passing
  *   ones in batches, failing ones alone: attachmentSink), whose auth client caches tokens per test, and whose steps are boxed test.steps.
