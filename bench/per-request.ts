@@ -9,19 +9,25 @@
  * the test's duration from Playwright's JSON report; the marginal cost of a GET is (d200 - d1) / 199, so the
  * token request, fixtures and test start cancel out. The bare side is timed the same way (1 and 200 GETs after
  * its token). Medians of `rounds`, rounds alternating which side goes first. The transport inside the fixture
- * is the default unless FTF_TRANSPORT is set (it is passed on, e.g. `FTF_TRANSPORT=playwright`).
+ * is the default (undici) unless FTF_TRANSPORT is set (it is passed on, e.g. `FTF_TRANSPORT=playwright`).
  * Goal: marginal in-tool cost per GET at most 2x the bare one.
  *
- *   npx tsx bench/per-request.ts [gets=200] [rounds=3]
+ * With `--baseline DIR` the baseline checkout's CLI (another clone with its node_modules, e.g. main) runs the
+ * same scenario folder against the same server in every round (order rotating with this checkout and the bare
+ * loop): a paired before/after in one run. FTF_TRANSPORT is passed to both.
+ *
+ *   npx tsx bench/per-request.ts [gets=200] [rounds=3] [--baseline DIR]
  *   FTF_BENCH_CPU_PROF=<dir>: every process of the tool's runs writes a V8 CPU profile there (bench/lib/cpu-prof.mjs).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { flattenTests, type PlaywrightJson } from '../src/selftest/catalogue-run.js';
+import { transportKind } from '../src/harness/http/transport-choice.js';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
 import { loadTargetProfile, REFERENCE_PROFILE } from '../src/harness/target/load.js';
 import type { ResolvedTarget } from '../src/harness/target/types.js';
@@ -40,6 +46,8 @@ export interface PerRequestRound {
   toolProcessMs: number;
   bare1: number;
   bareN: number;
+  /** The baseline checkout's run (--baseline), when given. */
+  baseline?: Pick<PerRequestRound, 'tool1' | 'toolN' | 'toolProcessMs'>;
 }
 
 export interface PerRequestResult {
@@ -50,7 +58,10 @@ export interface PerRequestResult {
   toolPerGetMs: number;
   barePerGetMs: number;
   ratio: number;
+  /** The baseline checkout's marginal ms per GET and its ratio to the bare loop (--baseline). */
+  baseline?: { dir: string; toolPerGetMs: number; ratio: number };
   load: number[];
+  loadAfter: number[];
 }
 
 function scenario(id: string, title: string, path: string, gets: number): string {
@@ -82,10 +93,10 @@ async function bareRun(target: ResolvedTarget, url: string, n: number): Promise<
 }
 
 /** One `run` of the CLI over the generated folder; the test durations from its results.json. */
-async function toolRun(env: Record<string, string>, dir: string): Promise<Pick<PerRequestRound, 'tool1' | 'toolN' | 'toolProcessMs'>> {
+async function toolRun(env: Record<string, string>, dir: string, root = REPO_ROOT): Promise<Pick<PerRequestRound, 'tool1' | 'toolN' | 'toolProcessMs'>> {
   const out = mkdtempSync(join(tmpdir(), 'ftf-per-request-run-'));
   try {
-    const args = [join(REPO_ROOT, 'bin', 'ftf-conformance.mjs'), 'run', '--target', REFERENCE_PROFILE, '--workers', '1', '--grep', `^${ID.replace('.', '\\.')}\\.`, '--no-report', '--', '--output', join(out, 'test-results')];
+    const args = [join(root, 'bin', 'ftf-conformance.mjs'), 'run', '--target', REFERENCE_PROFILE, '--workers', '1', '--grep', `^${ID.replace('.', '\\.')}\\.`, '--no-report', '--', '--output', join(out, 'test-results')];
     const prof = process.env.FTF_BENCH_CPU_PROF;
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env,
@@ -97,7 +108,7 @@ async function toolRun(env: Record<string, string>, dir: string): Promise<Pick<P
       ...(prof ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(join(REPO_ROOT, 'bench', 'lib', 'cpu-prof.mjs')).href}`.trim() } : {}),
     };
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (output += d.toString('utf8')));
@@ -121,7 +132,7 @@ async function toolRun(env: Record<string, string>, dir: string): Promise<Pick<P
   }
 }
 
-export async function perRequest(gets = 200, rounds = 3): Promise<PerRequestResult> {
+export async function perRequest(gets = 200, rounds = 3, baselineDir?: string): Promise<PerRequestResult> {
   const server = await startServerChild(0);
   const dir = mkdtempSync(join(tmpdir(), 'ftf-per-request-'));
   try {
@@ -134,17 +145,32 @@ export async function perRequest(gets = 200, rounds = 3): Promise<PerRequestResu
     const out: PerRequestRound[] = [];
     for (let i = 0; i < rounds; i++) {
       let bare = { bare1: 0, bareN: 0 };
-      const measureBare = async (): Promise<void> => {
-        bare = { bare1: await bareRun(target, url, 1), bareN: await bareRun(target, url, gets) };
-      };
-      if (i % 2) await measureBare();
-      const tool = await toolRun(server.info.env, dir);
-      if (!(i % 2)) await measureBare();
-      out.push({ ...tool, ...bare });
+      let tool: Pick<PerRequestRound, 'tool1' | 'toolN' | 'toolProcessMs'> = { tool1: 0, toolN: 0, toolProcessMs: 0 };
+      let baseline: PerRequestRound['baseline'];
+      const sides: Array<() => Promise<void>> = [
+        async () => void (tool = await toolRun(server.info.env, dir)),
+        async () => void (bare = { bare1: await bareRun(target, url, 1), bareN: await bareRun(target, url, gets) }),
+        ...(baselineDir ? [async () => void (baseline = await toolRun(server.info.env, dir, baselineDir))] : []),
+      ];
+      // Rotate which side goes first.
+      for (let k = 0; k < sides.length; k++) await (sides[(i + k) % sides.length] as () => Promise<void>)();
+      out.push({ ...tool, ...bare, ...(baseline ? { baseline } : {}) });
     }
-    const toolPerGetMs = median(out.map((r) => (r.toolN - r.tool1) / (gets - 1)));
+    const perGet = (r: Pick<PerRequestRound, 'tool1' | 'toolN'>): number => (r.toolN - r.tool1) / (gets - 1);
+    const toolPerGetMs = median(out.map(perGet));
     const barePerGetMs = median(out.map((r) => (r.bareN - r.bare1) / (gets - 1)));
-    return { gets, transport: process.env.FTF_TRANSPORT?.trim() || 'default', rounds: out, toolPerGetMs, barePerGetMs, ratio: toolPerGetMs / barePerGetMs, load };
+    const basePerGetMs = baselineDir ? median(out.map((r) => perGet(r.baseline as PerRequestRound))) : undefined;
+    return {
+      gets,
+      transport: transportKind(),
+      rounds: out,
+      toolPerGetMs,
+      barePerGetMs,
+      ratio: toolPerGetMs / barePerGetMs,
+      ...(baselineDir && basePerGetMs !== undefined ? { baseline: { dir: baselineDir, toolPerGetMs: basePerGetMs, ratio: basePerGetMs / barePerGetMs } } : {}),
+      load,
+      loadAfter: loadavg(),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await server.close();
@@ -164,11 +190,15 @@ export const perRequestBenchmark: Benchmark = {
 export function printPerRequest(r: PerRequestResult): void {
   console.log(`per-request cost: ${r.gets} GETs of one holding (schema-checked) vs 1, CLI run --workers 1, transport ${r.transport}; load average at start ${r.load.map((l) => l.toFixed(1)).join(' ')}`);
   r.rounds.forEach((x, i) => {
-    console.log(`  round ${i + 1}: tool test ${x.tool1.toFixed(0)} ms (1 GET) / ${x.toolN.toFixed(0)} ms (${r.gets}), CLI process ${x.toolProcessMs.toFixed(0)} ms; bare ${x.bare1.toFixed(1)} ms / ${x.bareN.toFixed(1)} ms`);
+    const base = x.baseline ? `; baseline tool test ${x.baseline.tool1.toFixed(0)} ms / ${x.baseline.toolN.toFixed(0)} ms` : '';
+    console.log(`  round ${i + 1}: tool test ${x.tool1.toFixed(0)} ms (1 GET) / ${x.toolN.toFixed(0)} ms (${r.gets}), CLI process ${x.toolProcessMs.toFixed(0)} ms; bare ${x.bare1.toFixed(1)} ms / ${x.bareN.toFixed(1)} ms${base}`);
   });
   console.log(`marginal per GET: tool ${r.toolPerGetMs.toFixed(2)} ms, bare ${r.barePerGetMs.toFixed(2)} ms (medians); ratio ${r.ratio.toFixed(2)} (goal <= ${GOAL}) ${r.ratio <= GOAL ? 'OK' : 'ABOVE GOAL'}`);
+  if (r.baseline) console.log(`baseline checkout ${r.baseline.dir}: tool ${r.baseline.toolPerGetMs.toFixed(2)} ms per GET, ratio ${r.baseline.ratio.toFixed(2)}; this checkout / baseline ${(r.toolPerGetMs / r.baseline.toolPerGetMs).toFixed(2)}`);
+  console.log(`load average at end ${r.loadAfter.map((l) => l.toFixed(1)).join(' ')}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printPerRequest(await perRequest(Number(process.argv[2] ?? 200), Number(process.argv[3] ?? 3)));
+  const { values, positionals } = parseArgs({ options: { baseline: { type: 'string' } }, allowPositionals: true });
+  printPerRequest(await perRequest(Number(positionals[0] ?? 200), Number(positionals[1] ?? 3), values.baseline ? resolve(values.baseline) : undefined));
 }

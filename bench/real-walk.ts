@@ -1,7 +1,7 @@
 /**
  * Real-path walk: the schema-checked walk of bench/scenarios/traverse.yaml (limit 1000, every event checked
  * against event.schema.json) through the CLI (`node bin/ftf-conformance.mjs run`), i.e. the Playwright
- * runner, a worker with the request fixture and the recorder, and every reporter (list, Playwright HTML,
+ * runner, a worker with the fixture's transport (FTF_TRANSPORT) and the recorder, and every reporter (list, Playwright HTML,
  * results.json, outcomes, Allure results, the HAR sink, then junit, verdicts and the Allure HTML). The
  * reference server runs in its own process (bench/lib/server-child.ts) with N synthetic events; the CLI gets
  * a temporary target profile (the reference profile with the server's URLs; secrets only in the

@@ -7,11 +7,11 @@
  *   The project's metadata chooses the embedded run (playwright.config.ts): `fault` (one injected fault),
  *   `mode` ('sandbox' | 'production', the server's mode) and `profile` (the profile to load for it).
  * - worker `schemas`: the schema registry bound to the target's paths/fields.
- * - test `wire`: the raw transport of the test (FTF_TRANSPORT, src/harness/http/transport-choice.ts): Playwright's
- *   `request` fixture by default, or the undici transport with FTF_TRANSPORT=undici. `engine` and the
+ * - test `wire`: the raw transport of the test (FTF_TRANSPORT, src/harness/http/transport-choice.ts): the undici
+ *   transport by default, or Playwright's `request` fixture with FTF_TRANSPORT=playwright. `engine` and the
  *   property fixtures wrap it in the same write guard, recorder and redaction whichever it is.
- * - test `engine`: an EngineContext whose transport records every exchange (redacted) as one attachment of the
- *   current step, whose auth client caches tokens per test, and whose steps are boxed test.steps.
+ * - test `engine`: an EngineContext whose transport records every exchange (redacted) as attachments (passing
+ *   ones in batches, failing ones alone: attachmentSink), whose auth client caches tokens per test, and whose steps are boxed test.steps.
  */
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
@@ -25,7 +25,7 @@ import { createPlaywrightTransport } from '../src/harness/http/playwright-transp
 import { transportKind } from '../src/harness/http/transport-choice.js';
 import { createUndiciTransport } from '../src/harness/http/undici-transport.js';
 import { RecordingTransport } from '../src/harness/http/recorder.js';
-import { boundedRecording, harSink, summaryComment } from '../src/harness/http/sinks.js';
+import { boundedRecording, exchangeBatches, harSink, summaryComment, type ExchangeBatches } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
 import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/record-outcome.js';
 import { encodeOutcome } from '../src/harness/report/outcome.js';
@@ -70,19 +70,29 @@ interface TestFixtures {
 }
 
 /**
- * Attaches each redacted exchange to the running step as ONE JSON attachment (its `curl` field is the
- * reproducing command); allure-playwright picks it up. One attach per exchange: each is a Playwright step
- * with a captured stack, sent to the runner and written by every reporter. It sits behind the bounded
- * recording (boundedRecording, sinks.ts): a long walk attaches its first, failing, sampled and last
- * exchanges, plus `recording summary.json` (what was only counted).
+ * Attaches the redacted exchanges to the running step as JSON (each exchange's `curl` field is the reproducing
+ * command); allure-playwright picks them up. Passing exchanges go in batches (exchangeBatches, sinks.ts: up to
+ * 50 per attachment, `NN–MM (k exchanges).json`, a JSON array), failing ones and a failing step's last
+ * exchanges one per attachment (`NN <label>.json`): each attach is a Playwright step with a captured stack,
+ * sent to the runner and written by every reporter. It sits behind the bounded recording (boundedRecording,
+ * sinks.ts): a long walk attaches its first, failing, sampled and last exchanges, plus `recording
+ * summary.json` (what was only counted).
  */
-function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink {
+function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink & Pick<ExchangeBatches, 'mark' | 'stepFailed' | 'flush'> {
+  const attach = async (name: string, body: unknown): Promise<void> => {
+    evidence.exchanges.push(name);
+    await testInfo.attach(name, { body: JSON.stringify(body, null, 2), contentType: 'application/json' });
+  };
+  const id = (x: Exchange): string => String(x.id).padStart(2, '0');
+  const batches = exchangeBatches({
+    one: (x) => attach(`${id(x)} ${x.label}.json`, x),
+    many: (xs) => attach(`${id(xs[0] as Exchange)}–${id(xs[xs.length - 1] as Exchange)} (${xs.length} exchanges).json`, xs),
+  });
   return {
-    async onExchange(x: Exchange) {
-      const name = `${String(x.id).padStart(2, '0')} ${x.label}.json`;
-      evidence.exchanges.push(name);
-      await testInfo.attach(name, { body: JSON.stringify(x, null, 2), contentType: 'application/json' });
-    },
+    onExchange: (x) => batches.onExchange(x),
+    mark: () => batches.mark(),
+    stepFailed: (mark) => batches.stepFailed(mark),
+    flush: () => batches.flush(),
     async onSummary(summary: RecordingSummary) {
       await testInfo.attach('recording summary.json', { body: JSON.stringify({ comment: summaryComment(summary), ...summary }, null, 2), contentType: 'application/json' });
     },
@@ -247,10 +257,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const version = target.implementation?.versionHeader ? [versionSink(target.implementation.versionHeader, evidence)] : [];
     // Attachments and HAR behind one bound (sinks.ts): a million-event walk writes its first, failing, sampled
     // and last exchanges plus a summary, not every page. The version sink reads every exchange's headers.
-    const recording = boundedRecording([attachmentSink(testInfo, evidence), har]);
-    const keepTail = async (): Promise<void> => {
+    const attachments = attachmentSink(testInfo, evidence);
+    const recording = boundedRecording([attachments, har]);
+    // A step failed: the held last exchanges (past the bound) and the step's last ones are written on their own.
+    const keepTail = async (mark: number): Promise<void> => {
       try {
         await recording.flushTail();
+        await attachments.stepFailed(mark);
       } catch {
         // a failing report sink must not replace the step's own error
       }
@@ -268,11 +281,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       onCheck: (r) => checks.push(r),
       // A step's summary (repeat): one small text attachment of the running step, through the redacting reporter like every attachment.
       note: (name, text) => testInfo.attach(`${name}.txt`, { body: text, contentType: 'text/plain' }),
+      // A repeat's iterations: failing ones, a sample and the last ones written, the rest in the recording summary.
+      summarised: (fn) => recording.summarised(fn),
       runStep: (title, fn, location) =>
-        base.step(title, () => pointAtScenario(fn, title, location, redact, keepTail), { ...(location ? { location } : {}) }),
+        base.step(
+          title,
+          () => {
+            const mark = attachments.mark();
+            return pointAtScenario(fn, title, location, redact, () => keepTail(mark));
+          },
+          { ...(location ? { location } : {}) },
+        ),
     });
     try {
       await recording.finish();
+      await attachments.flush();
     } finally {
       await har.flush();
     }

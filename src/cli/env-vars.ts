@@ -16,7 +16,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_AUTH_URL', text: "overrides the profile's `auth_url`" },
   { name: 'FTF_CONTROL_URL', text: "overrides the profile's `control_url` (sandbox control API)" },
   { name: 'FTF_WORKERS', text: 'Playwright workers of the suite (default 2; `--workers N` sets it)' },
-  { name: 'FTF_TRANSPORT', text: "how the suite sends requests: `playwright` (default, Playwright's `request` fixture) or `undici` (the undici transport inside the Playwright fixture, cheaper per request: docs/performance.md); same recording and redaction either way" },
+  { name: 'FTF_TRANSPORT', text: "how the suite sends requests: `undici` (default, the undici transport inside the Playwright fixture, cheaper per request: docs/performance.md) or `playwright` (Playwright's `request` fixture); same recording and redaction either way" },
   { name: 'FTF_SPEC_DIR', text: 'folder with `ftf-interface-spec.md` and `clauses.yaml` (default: the installed package\'s own copy `dist/spec`, else `../shared/spec`; docs/package.md)' },
   { name: 'FTF_SPECS_DIR', text: 'scenario folder (default `specs/`)' },
   { name: 'FTF_REPORTS_DIR', text: 'where reports are read and written (default `reports/`; for the installed package, `reports/` in the working directory)' },

@@ -1,14 +1,15 @@
 /**
  * The bounded recording (src/harness/http/sinks.ts): ordinary tests are recorded in full; past the head bound
  * only the failing, sampled and last exchanges reach the report sinks, the rest is counted in a summary; the
- * HAR is streamed entry by entry and carries the summary.
+ * HAR is streamed entry by entry and carries the summary. The batches group passing exchanges into one
+ * attachment each; failing ones and a failing step's last ones stay on their own.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { boundedRecording, DEFAULT_RECORDING_BOUNDS, harSink, memorySink } from '../../src/harness/http/sinks.js';
+import { boundedRecording, DEFAULT_RECORDING_BOUNDS, exchangeBatches, harSink, memorySink, type BatchBounds, type BatchWriter } from '../../src/harness/http/sinks.js';
 import type { Exchange, RecordingBounds, RecordingSummary } from '../../src/harness/http/types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-bounded-'));
@@ -110,5 +111,108 @@ describe('harSink (streamed)', () => {
     const file = join(dir, 'empty.har');
     await harSink(file).flush();
     assert.deepEqual((JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: unknown[] } }).log.entries, []);
+  });
+});
+
+describe('exchangeBatches', () => {
+  const writes = (): { log: string[]; writer: BatchWriter } => {
+    const log: string[] = [];
+    return {
+      log,
+      writer: {
+        one: (x) => Promise.resolve(void log.push(`${x.id}`)),
+        many: (xs) => Promise.resolve(void log.push(xs.map((x) => x.id).join(','))),
+      },
+    };
+  };
+  const bounds: BatchBounds = { count: 3, chars: 1_000_000, tail: 2 };
+
+  it('writes passing exchanges in batches of `count` (a full batch when the next arrives) and the rest at flush; a batch of one as one', async () => {
+    const { log, writer } = writes();
+    const b = exchangeBatches(writer, bounds);
+    for (let id = 1; id <= 7; id++) await b.onExchange(exchange(id));
+    assert.deepEqual(log, ['1,2,3', '4,5,6'], 'the 7th is pending');
+    await b.flush();
+    assert.deepEqual(log, ['1,2,3', '4,5,6', '7']);
+    await b.flush();
+    assert.equal(log.length, 3, 'nothing pending, nothing written');
+  });
+
+  it('closes a batch at the body-character bound', async () => {
+    const { log, writer } = writes();
+    const b = exchangeBatches(writer, { count: 100, chars: 20, tail: 2 });
+    for (let id = 1; id <= 4; id++) await b.onExchange(exchange(id, 200, 'x'.repeat(10)));
+    await b.flush();
+    assert.deepEqual(log, ['1,2', '3,4']);
+  });
+
+  it('writes a failing exchange (status >= 400, no response) on its own at once, after what was pending', async () => {
+    const { log, writer } = writes();
+    const b = exchangeBatches(writer, bounds);
+    await b.onExchange(exchange(1));
+    await b.onExchange(exchange(2));
+    await b.onExchange(exchange(3, 404));
+    const { response: _, ...noResponse } = exchange(4);
+    await b.onExchange({ ...noResponse, error: { code: 'FTF_E_TARGET_TIMEOUT', message: 'timed out' } });
+    await b.onExchange(exchange(5));
+    await b.flush();
+    assert.deepEqual(log, ['1,2', '3', '4', '5']);
+  });
+
+  it('a failing step: what was pending as a batch, then the step\'s last `tail` exchanges one by one', async () => {
+    const { log, writer } = writes();
+    const b = exchangeBatches(writer, { count: 10, chars: 1_000_000, tail: 2 });
+    await b.onExchange(exchange(1));
+    await b.onExchange(exchange(2));
+    const mark = b.mark();
+    for (let id = 3; id <= 6; id++) await b.onExchange(exchange(id));
+    await b.stepFailed(mark);
+    assert.deepEqual(log, ['1,2,3,4', '5', '6']);
+    await b.stepFailed(0);
+    await b.flush();
+    assert.equal(log.length, 3, 'an outer step failing after it finds nothing pending');
+  });
+
+  it('a step failing on the exchange that filled a batch still gets that exchange on its own', async () => {
+    const { log, writer } = writes();
+    const b = exchangeBatches(writer, bounds);
+    await b.onExchange(exchange(1));
+    await b.onExchange(exchange(2));
+    const mark = b.mark();
+    await b.onExchange(exchange(3));
+    await b.stepFailed(mark);
+    assert.deepEqual(log, ['1,2', '3']);
+  });
+});
+
+describe('boundedRecording.summarised (a repeat step)', () => {
+  it('records the exchanges inside it like past the head (failing, sample, last ones), the rest counted; before and after it in full', async () => {
+    const mem = memorySink();
+    const rec = boundedRecording([mem], { headCount: 100, headChars: 1_000_000, sample: 2, tail: 2, failing: 5 });
+    await rec.onExchange(exchange(1));
+    await rec.summarised(async () => {
+      for (let id = 2; id <= 21; id++) await rec.onExchange(exchange(id, id === 10 ? 500 : 200));
+    });
+    assert.deepEqual(mem.exchanges.map((x) => x.id), [1, 2, 3, 10, 20, 21], 'head, sample (past 1, 2), the failing one, the last two at its end');
+    await rec.onExchange(exchange(22));
+    const summary = await rec.finish();
+    assert.deepEqual(mem.exchanges.map((x) => x.id), [1, 2, 3, 10, 20, 21, 22], 'after it: in full again');
+    assert.ok(summary);
+    assert.equal(summary.exchanges, 22);
+    assert.deepEqual(summary.kept, { head: 2, failing: 1, sample: 2, tail: 2 });
+    assert.deepEqual(summary.omittedIds, [[4, 9], [11, 19]]);
+  });
+
+  it('writes the held last exchanges when fn fails (the iteration it failed on is the last)', async () => {
+    const mem = memorySink();
+    const rec = boundedRecording([mem], { headCount: 100, headChars: 1_000_000, sample: 0, tail: 1, failing: 5 });
+    await assert.rejects(
+      rec.summarised(async () => {
+        for (let id = 1; id <= 5; id++) await rec.onExchange(exchange(id));
+        throw new Error('iteration 5 failed');
+      }),
+      /iteration 5 failed/,
+    );
+    assert.deepEqual(mem.exchanges.map((x) => x.id), [5]);
   });
 });

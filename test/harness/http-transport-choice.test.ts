@@ -5,9 +5,9 @@ import { transportKind } from '../../src/harness/http/transport-choice.js';
 import { FtfError } from '../../src/shared/errors.js';
 
 describe('transportKind (FTF_TRANSPORT)', () => {
-  it("is Playwright's request fixture when unset or blank", () => {
-    assert.equal(transportKind({}), 'playwright');
-    assert.equal(transportKind({ FTF_TRANSPORT: '  ' }), 'playwright');
+  it('is the undici transport when unset or blank', () => {
+    assert.equal(transportKind({}), 'undici');
+    assert.equal(transportKind({ FTF_TRANSPORT: '  ' }), 'undici');
   });
 
   it('takes undici or playwright', () => {

@@ -2,7 +2,8 @@
  * The canary can fail: the same hostile stub and the same search as canary.test.ts, but the run uses the
  * TEST-ONLY configuration test/hostile/bypass/ (reporters listed raw, steps without the step-boundary
  * redaction). The search must then find issued tokens in the reports: proof that canary.test.ts's 0 hits
- * come from the redaction boundary, not from a search that cannot see.
+ * come from the redaction boundary, not from a search that cannot see. It runs through Playwright's request
+ * fixture whatever FTF_TRANSPORT says (that transport's call log is what leaks without the boundary).
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -34,7 +35,9 @@ test('canary bypass: without the redaction boundary the canary search finds the 
       workers: WORKERS,
       timeoutMs: OUTER_MS,
       args: ['--config', 'test/hostile/bypass/playwright.config.ts', '--grep', CANARY_GREP],
-      env: hostileEnv(stub.url, secrets),
+      // Pinned to Playwright's request fixture: its call log (errors, pw:api steps) is the leak the missing step
+      // boundary lets through; the undici transport writes none (its errors leave the recorder redacted).
+      env: { ...hostileEnv(stub.url, secrets), FTF_TRANSPORT: 'playwright' },
     });
   } finally {
     await stub.close();

@@ -1,6 +1,6 @@
 /**
  * Bounded recording on the real path (issue 15): a walk of ~30 pages of 1000 events through Playwright (the
- * request fixture, every reporter) against the reference server, where a loopback proxy breaks one page in
+ * fixture's transport, every reporter) against the reference server, where a loopback proxy breaks one page in
  * the middle (an eventType outside the enum: the schema check fails on a 200 page). The recording past the
  * head bound keeps only failing, sampled and last exchanges plus a summary, and the broken page, the last
  * one the walk fetched, must still be in the HAR, in the Playwright attachments and in the Allure results.

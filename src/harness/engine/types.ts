@@ -38,6 +38,12 @@ export interface EngineContext {
    * a text attachment of the step. Absent: dropped.
    */
   note?: (name: string, text: string) => Promise<void>;
+  /**
+   * Runs `fn` with its exchanges recorded in summary (a `repeat` step's iterations): failing ones, a sample and
+   * the last ones written, the rest counted (Playwright: the bounded recording's summarised mode, http/sinks.ts).
+   * Absent: every exchange is recorded.
+   */
+  summarised?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Injectable clock for bounded waits (tests). */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;

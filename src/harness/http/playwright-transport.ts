@@ -1,6 +1,6 @@
 /**
- * Transport over Playwright's APIRequestContext (used inside the Playwright runner so the trace viewer sees
- * the calls). Redirects are never followed; the timeout is Playwright's whole-request timeout. Playwright
+ * Transport over Playwright's APIRequestContext (inside the Playwright runner with FTF_TRANSPORT=playwright,
+ * so the trace viewer sees the calls). Redirects are never followed; the timeout is Playwright's whole-request timeout. Playwright
  * buffers the body itself, so the size cap is enforced after the read (and up front from Content-Length).
  */
 import { performance } from 'node:perf_hooks';

@@ -1,7 +1,8 @@
 /**
  * Exchange sinks provided with the recorder: an in-memory one (tests, engine assertions on traffic), a HAR
- * 1.2 file streamed to disk entry by entry (closed at flush()), and the bounded recording that sits in front
- * of the report sinks so a walk of a million events writes a bounded report. Exchanges arrive already
+ * 1.2 file streamed to disk entry by entry (closed at flush()), the bounded recording that sits in front
+ * of the report sinks so a walk of a million events writes a bounded report, and the batches that group
+ * passing exchanges into one attachment each (failing ones stay on their own). Exchanges arrive already
  * redacted (the recorder is the one redaction point); sinks never see raw secrets.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -88,6 +89,12 @@ export const DEFAULT_RECORDING_BOUNDS: RecordingBounds = { headCount: 200, headC
 export interface BoundedRecording extends ExchangeSink {
   /** Writes the held last exchanges now (a step failed: the exchange that shows it is among them). */
   flushTail(): Promise<void>;
+  /**
+   * Runs `fn` with its exchanges recorded as if past the head bound (failing ones, the sample, the last ones;
+   * the rest counted in the summary), then writes the held last ones; after it, exchanges are recorded as
+   * before. A `repeat` step's iterations (engine.summarised).
+   */
+  summarised<T>(fn: () => Promise<T>): Promise<T>;
   /** Writes the held last exchanges and, when some were left out, hands the summary to the sinks. */
   finish(): Promise<RecordingSummary | undefined>;
 }
@@ -103,13 +110,15 @@ const MAX_LABELS = 20;
  * `failing`), a sample (the 1st, 2nd, 4th, 8th... exchange past the head; at most `sample`) and the last
  * `tail` exchanges, held back and written when a step fails (flushTail: the page that broke a rule is the
  * last one a walk fetched) or when the test ends (finish). The rest is counted in a RecordingSummary.
- * Holds at most `tail` exchanges in memory.
+ * Within summarised(fn) the same applies to fn's exchanges whatever the head holds. Holds at most `tail`
+ * exchanges in memory.
  */
 export function boundedRecording(sinks: ExchangeSink[], bounds: RecordingBounds = DEFAULT_RECORDING_BOUNDS): BoundedRecording {
   let seen = 0;
   let headChars = 0;
   let past = 0;
   let open = true;
+  let forced = 0;
   const kept = { head: 0, failing: 0, sample: 0, tail: 0 };
   const held: Exchange[] = [];
   const omittedIds: Array<[number, number]> = [];
@@ -147,13 +156,13 @@ export function boundedRecording(sinks: ExchangeSink[], bounds: RecordingBounds 
       const label = x.label in labels || Object.keys(labels).length < MAX_LABELS ? x.label : '(other)';
       labels[label] = (labels[label] ?? 0) + 1;
       responseChars += x.response?.bodyText.length ?? 0;
-      if (open && kept.head < bounds.headCount && (kept.head === 0 || headChars + chars(x) <= bounds.headChars)) {
+      if (!forced && open && kept.head < bounds.headCount && (kept.head === 0 || headChars + chars(x) <= bounds.headChars)) {
         headChars += chars(x);
         kept.head++;
         await write(x);
         return;
       }
-      open = false;
+      if (!forced) open = false;
       past++;
       if (failing(x) && kept.failing < bounds.failing) {
         kept.failing++;
@@ -170,6 +179,15 @@ export function boundedRecording(sinks: ExchangeSink[], bounds: RecordingBounds 
       if (held.length > bounds.tail) omit(held.shift() as Exchange);
     },
     flushTail,
+    async summarised(fn) {
+      forced++;
+      try {
+        return await fn();
+      } finally {
+        forced--;
+        if (!forced) await flushTail();
+      }
+    },
     async finish() {
       await flushTail();
       const omitted = seen - kept.head - kept.failing - kept.sample - kept.tail;
@@ -178,6 +196,84 @@ export function boundedRecording(sinks: ExchangeSink[], bounds: RecordingBounds 
       for (const sink of sinks) await sink.onSummary?.(summary);
       return summary;
     },
+  };
+}
+
+/** How passing exchanges are grouped into one attachment (exchangeBatches). */
+export interface BatchBounds {
+  /** Passing exchanges per batch at most. */
+  count: number;
+  /** Body characters (request + response, after the report cap) that close a batch (it is written once it holds them). */
+  chars: number;
+  /** A failing step's last this-many exchanges are written one by one, not in the batch. */
+  tail: number;
+}
+
+export const DEFAULT_BATCH_BOUNDS: BatchBounds = { count: 50, chars: 256 * 1024, tail: 3 };
+
+/** Where exchange batches go (the Playwright fixtures: one attachment each). */
+export interface BatchWriter {
+  /** One exchange on its own. */
+  one(exchange: Exchange): Promise<void>;
+  /** Several passing exchanges in order, as one. */
+  many(exchanges: Exchange[]): Promise<void>;
+}
+
+export interface ExchangeBatches extends ExchangeSink {
+  /** Where a step starts; the exchanges after this mark are that step's (for stepFailed). */
+  mark(): number;
+  /** The step started at `mark` failed: what is pending is written, the step's last `tail` exchanges one by one. */
+  stepFailed(mark: number): Promise<void>;
+  /** Writes what is pending (the test ends). */
+  flush(): Promise<void>;
+}
+
+/**
+ * Groups passing exchanges so that a test of N exchanges costs about N / count writes, not N (each attachment
+ * is a Playwright step with a captured stack, an IPC message and a file for every reporter: docs/performance.md).
+ * Every failing exchange (no response, status >= 400) is written on its own at once, after what was pending;
+ * when a step fails, what is pending is written first and the step's last `tail` exchanges (the one it failed
+ * on is the last: a step stops at its first failing check) on their own, so the evidence of a failure stays
+ * individually visible. A batch of one is written as one. Holds at most one batch (plus one exchange) in memory.
+ */
+export function exchangeBatches(writer: BatchWriter, bounds: BatchBounds = DEFAULT_BATCH_BOUNDS): ExchangeBatches {
+  let seq = 0;
+  let pending: Array<{ seq: number; x: Exchange }> = [];
+  let pendingChars = 0;
+  const write = async (items: Exchange[]): Promise<void> => {
+    if (items.length === 1) await writer.one(items[0] as Exchange);
+    else if (items.length > 1) await writer.many(items);
+  };
+  const take = (): Array<{ seq: number; x: Exchange }> => {
+    const out = pending;
+    pending = [];
+    pendingChars = 0;
+    return out;
+  };
+  const flush = async (): Promise<void> => write(take().map((p) => p.x));
+  return {
+    async onExchange(x) {
+      seq++;
+      if (failing(x)) {
+        await flush();
+        await writer.one(x);
+        return;
+      }
+      // A full batch is written when the next exchange arrives, so the latest one is always pending (a step that
+      // fails on it gets it on its own).
+      if (pending.length >= bounds.count || pendingChars >= bounds.chars) await flush();
+      pending.push({ seq, x });
+      pendingChars += chars(x);
+    },
+    mark: () => seq,
+    async stepFailed(mark) {
+      const items = take();
+      const own = items.filter((p) => p.seq > mark);
+      const alone = new Set(own.slice(Math.max(0, own.length - bounds.tail)));
+      await write(items.filter((p) => !alone.has(p)).map((p) => p.x));
+      for (const p of alone) await writer.one(p.x);
+    },
+    flush,
   };
 }
 

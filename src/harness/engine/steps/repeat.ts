@@ -9,7 +9,9 @@
  * left), each exchange's timeout cut to what is left of the step, and running out names the iteration.
  * Report: ONE step. Checks that pass in every iteration are recorded once with the count (a should-failure
  * once, with how many iterations had it); the failure names the first failing iteration and its exchange;
- * a summary (count, timings) is attached to the step (engine.note). `as:` keeps the responses (≤ MAX_REPEAT_KEPT).
+ * a summary (count, timings) is attached to the step (engine.note). The exchanges are recorded in the bounded
+ * recording's summarised mode (engine.summarised, http/sinks.ts): failing iterations, a sample and the last
+ * ones are written, the rest counted in the recording summary. `as:` keeps the responses (≤ MAX_REPEAT_KEPT).
  */
 import { describeExchange } from '../../checks/excerpt.js';
 import type { CheckResult } from '../../checks/types.js';
@@ -47,46 +49,51 @@ export const repeatStep: StepHandler<RepeatStep> = {
     const severity = r.expect?.severity ?? 'must';
     const summary = (end: string): string =>
       `repeat: ${durations.length} of ${n} iteration(s) sent in ${Math.round(ctx.now() - started)} ms${timings(durations)}; ${end}`;
-    for (let i = 0; i < n; i++) {
-      const extra = items ? { i, item: items[i] } : { i };
-      const where = `iteration ${i + 1} of ${n}`;
-      let response: ResponseRecord;
-      let auto: CheckResult[];
-      // Without deadline_ms the scenario's bound is the step's (ctx.send cuts each exchange to it and names it).
-      const left = bound.own === undefined ? Number.POSITIVE_INFINITY : bound.deadline - ctx.now();
-      const stop = async (error: Error): Promise<never> => {
-        await note(ctx, summary(`stopped in ${where}: ${error.message}`));
-        throw error;
-      };
-      if (left <= 0) await stop(bound.outOfTime(where));
-      try {
-        const sent = await ctx.send(r.request, { extra, assertSchema: false, label: `${ctx.title} #${i + 1}`, ...(Number.isFinite(left) ? { maxTimeoutMs: left } : {}) });
-        response = sent.response;
-        auto = [...(sent.schema ? [sent.schema] : []), ...sent.rules];
-      } catch (e) {
-        // Cut by the step's own bound (not the request's): say so, keeping the exchange's message.
-        const cut = left < (r.request.timeout_ms ?? ctx.engine.target.timeouts.requestMs) && e instanceof FtfError && e.code === 'FTF_E_TARGET_TIMEOUT';
-        return stop(cut ? bound.outOfTime(where, e) : inIteration(e, where, ctx));
+    // The iterations are recorded like a long walk past the recording's head bound: failing ones, a sample and
+    // the last ones written, the rest counted in the recording summary (engine.summarised; absent: all written).
+    const summarised = ctx.engine.summarised ?? (<T>(fn: () => Promise<T>): Promise<T> => fn());
+    await summarised(async () => {
+      for (let i = 0; i < n; i++) {
+        const extra = items ? { i, item: items[i] } : { i };
+        const where = `iteration ${i + 1} of ${n}`;
+        let response: ResponseRecord;
+        let auto: CheckResult[];
+        // Without deadline_ms the scenario's bound is the step's (ctx.send cuts each exchange to it and names it).
+        const left = bound.own === undefined ? Number.POSITIVE_INFINITY : bound.deadline - ctx.now();
+        const stop = async (error: Error): Promise<never> => {
+          await note(ctx, summary(`stopped in ${where}: ${error.message}`));
+          throw error;
+        };
+        if (left <= 0) await stop(bound.outOfTime(where));
+        try {
+          const sent = await ctx.send(r.request, { extra, assertSchema: false, label: `${ctx.title} #${i + 1}`, ...(Number.isFinite(left) ? { maxTimeoutMs: left } : {}) });
+          response = sent.response;
+          auto = [...(sent.schema ? [sent.schema] : []), ...sent.rules];
+        } catch (e) {
+          // Cut by the step's own bound (not the request's): say so, keeping the exchange's message.
+          const cut = left < (r.request.timeout_ms ?? ctx.engine.target.timeouts.requestMs) && e instanceof FtfError && e.code === 'FTF_E_TARGET_TIMEOUT';
+          return stop(cut ? bound.outOfTime(where, e) : inIteration(e, where, ctx));
+        }
+        durations.push(response.duration_ms);
+        if (r.as !== undefined) kept.push(response);
+        const checks = [...auto];
+        if (r.expect) {
+          const scope = ctx.scope({ response, ...extra });
+          checks.push(...responseChecks(ctx, response, r.expect, severity, scope));
+          for (const w of r.expect.where === undefined ? [] : [r.expect.where].flat()) checks.push(checkWhere(bareExpression(w), scope, severity));
+        }
+        const missing = r.capture ? captureInto(ctx, response, r.capture) : undefined;
+        if (missing) checks.push(missing);
+        const failed = checks.filter((c) => !c.passed && c.severity === 'must');
+        if (failed.length > 0) {
+          const head = `${where} (${describeExchange(response, ctx.redact)}; ${i} passed before it)`;
+          await note(ctx, summary(`${head} failed: ${failed.map((c) => `[${c.check}] ${c.message}`).join('; ')}`));
+          ctx.assert([...tally.results(i), ...failed.map((c) => ({ ...c, message: `${head}: ${c.message}` }))]);
+          return; // not reached: a failed must-check throws
+        }
+        for (const c of checks) tally.add(c, i);
       }
-      durations.push(response.duration_ms);
-      if (r.as !== undefined) kept.push(response);
-      const checks = [...auto];
-      if (r.expect) {
-        const scope = ctx.scope({ response, ...extra });
-        checks.push(...responseChecks(ctx, response, r.expect, severity, scope));
-        for (const w of r.expect.where === undefined ? [] : [r.expect.where].flat()) checks.push(checkWhere(bareExpression(w), scope, severity));
-      }
-      const missing = r.capture ? captureInto(ctx, response, r.capture) : undefined;
-      if (missing) checks.push(missing);
-      const failed = checks.filter((c) => !c.passed && c.severity === 'must');
-      if (failed.length > 0) {
-        const head = `${where} (${describeExchange(response, ctx.redact)}; ${i} passed before it)`;
-        await note(ctx, summary(`${head} failed: ${failed.map((c) => `[${c.check}] ${c.message}`).join('; ')}`));
-        ctx.assert([...tally.results(i), ...failed.map((c) => ({ ...c, message: `${head}: ${c.message}` }))]);
-        return; // not reached: a failed must-check throws
-      }
-      for (const c of checks) tally.add(c, i);
-    }
+    });
     if (r.as !== undefined) ctx.vars[r.as] = kept;
     await note(ctx, summary('all passed'));
     ctx.assert(tally.results(n));
