@@ -7,6 +7,8 @@ import { FtfError } from '../../src/shared/errors.js';
 import { ProfileError } from '../../src/harness/target/errors.js';
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../../src/harness/target/load.js';
 import { isEmbedded, readProfile } from '../../src/harness/target/profile.js';
+import { checkedDigest, PROFILES_CHECKED_ENV, validateProfile } from '../../src/harness/target/validate.js';
+import { parseYaml } from '../../src/harness/yaml/source.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-target-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -245,5 +247,21 @@ describe('loadTargetProfile: capability rules', () => {
   it('forbidden entity must not be allowed', () => {
     const err = profileError(() => loadTargetProfile(profile(`${MINIMAL}entities:\n  allowed: [A1, B2]\n  forbidden: B2\n`), { env: ENV }));
     assert.equal(err.issues[0]?.field, 'entities.forbidden');
+  });
+});
+
+describe('validateProfile: checked once per run (FTF_PROFILES_CHECKED)', () => {
+  it('a profile that passed is remembered for child processes; a failing one is checked again; the digest names the profile, not the file', () => {
+    const good = parseYaml(MINIMAL, 'good.yaml');
+    const bad = parseYaml(MINIMAL.replace('/api/v1', '/no-version'), 'bad.yaml');
+    const env: NodeJS.ProcessEnv = {};
+    assert.deepEqual(validateProfile(good.value, good, env), []);
+    assert.deepEqual(env[PROFILES_CHECKED_ENV]?.split(','), [checkedDigest(good.value)], 'the passing profile is remembered');
+    assert.ok(validateProfile(bad.value, bad, env).length > 0, 'a failing profile is checked, and not remembered');
+    assert.deepEqual(env[PROFILES_CHECKED_ENV]?.split(','), [checkedDigest(good.value)]);
+    // What is remembered is trusted without ajv: shown with a digest planted for the failing profile.
+    const planted: NodeJS.ProcessEnv = { [PROFILES_CHECKED_ENV]: checkedDigest(bad.value) };
+    assert.deepEqual(validateProfile(bad.value, bad, planted), []);
+    assert.notEqual(checkedDigest({ n: Number.NaN }), checkedDigest({ n: null }), 'numbers JSON cannot spell keep their own digest');
   });
 });
