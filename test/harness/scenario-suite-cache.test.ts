@@ -13,7 +13,8 @@ import { deserialize, serialize } from 'node:v8';
 import { after, test } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { describeProblem, loadScenarioSuite } from '../../src/harness/scenario/load.js';
-import { CACHE_DIR_ENV, cacheDir, loadScenarioSuiteOnce, SCENARIO_CACHE_ENV } from '../../src/harness/scenario/suite-cache.js';
+import { loadScenarioSuiteOnce, SCENARIO_CACHE_ENV } from '../../src/harness/scenario/suite-cache.js';
+import { CACHE_DIR_ENV, cacheDir } from '../../src/harness/user-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-suite-cache-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

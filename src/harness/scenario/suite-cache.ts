@@ -1,7 +1,7 @@
 /**
  * The scenario catalogue parsed once per run, and kept between runs while nothing it depends on changed.
  * The first process of a run that loads it (the Playwright runner: playwright.config.ts or the spec file,
- * whichever comes first; or a CLI command) looks for it in the user's cache folder (cacheDir below), or parses
+ * whichever comes first; or a CLI command) looks for it in the user's cache folder (user-cache.ts), or parses
  * it with loadScenarioSuite and writes it there (v8 serialisation: plain data, `undefined` parameter defaults
  * and shared step groups survive); either way it names that file in FTF_SCENARIO_CACHE, which the processes it
  * starts inherit: Playwright's workers read the file instead of parsing and validating every YAML file again.
@@ -13,23 +13,22 @@
  * (FTF_SPECS_DIR), another spec (FTF_SPEC_DIR) or a changed harness misses and is parsed. Broken files stay
  * broken with the same typed errors (code, message, hint, file:line:col).
  *
- * The cache folder is FTF_CACHE_DIR, by default `<os tmpdir>/ftf-conformance-cache-<uid>` (created private to
- * the user; a folder other users can write is not used). One entry per scenario folder, replaced on a miss.
+ * The cache folder is FTF_CACHE_DIR, by default `<os tmpdir>/ftf-conformance-cache-<uid>` (user-cache.ts:
+ * private to the user). One entry per scenario folder, replaced on a miss.
  * FTF_CACHE_DIR=off keeps nothing between runs: the parsed suite then lives in a temp file deleted when the
  * process that wrote it exits.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { REPO_ROOT } from '../repo-root.js';
+import { cacheDir, codeKey } from '../user-cache.js';
 import { deserialize, serialize } from 'node:v8';
 import { FtfError, type ErrorLocation } from '../../shared/errors.js';
 import { specDir } from '../spec/clauses.js';
 import { findStepsDir, loadScenarioSuite, yamlFiles, type ScenarioProblem, type ScenarioSuite } from './load.js';
 
 export const SCENARIO_CACHE_ENV = 'FTF_SCENARIO_CACHE';
-export const CACHE_DIR_ENV = 'FTF_CACHE_DIR';
 
 interface StoredError {
   code: string;
@@ -69,26 +68,6 @@ export function loadScenarioSuiteOnce(dir = 'specs', env: NodeJS.ProcessEnv = pr
   return suite;
 }
 
-/**
- * The user's cache folder (FTF_CACHE_DIR, default `<tmpdir>/ftf-conformance-cache-<uid>`), created mode 0700;
- * undefined when it is `off`, cannot be created, or is not this user's private folder (another user could
- * otherwise plant a suite).
- */
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const given = env[CACHE_DIR_ENV]?.trim();
-  if (given === 'off') return undefined;
-  const uid = process.getuid?.();
-  const dir = given ? resolve(given) : join(tmpdir(), `ftf-conformance-cache-${uid ?? 'user'}`);
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = statSync(dir);
-    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) return undefined;
-    return dir;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The kept entry of one scenario folder: named by a hash of the folder's path, so folders do not evict each other. */
 function keptFile(root: string, env: NodeJS.ProcessEnv): string | undefined {
   const dir = cacheDir(env);
@@ -112,32 +91,6 @@ function inputsKey(root: string, env: NodeJS.ProcessEnv): string {
     }
   }
   return hash.digest('hex');
-}
-
-let code: string | undefined;
-/** sha256 over every file under src/ and schemas/ of this checkout or package (path and bytes) and the V8 version. */
-function codeKey(): string {
-  if (code !== undefined) return code;
-  const hash = createHash('sha256').update(`node ${process.versions.v8}\0`);
-  for (const top of ['src', 'schemas']) {
-    const base = join(REPO_ROOT, top);
-    let names: string[] = [];
-    try {
-      names = readdirSync(base, { recursive: true, encoding: 'utf8' }).sort();
-    } catch {
-      // A missing folder is part of the key as nothing.
-    }
-    for (const name of names) {
-      try {
-        const bytes = readFileSync(join(base, name));
-        hash.update(`\0${top}/${name}\0`).update(bytes);
-      } catch {
-        // A folder (EISDIR) or a file gone meanwhile.
-      }
-    }
-  }
-  code = hash.digest('hex');
-  return code;
 }
 
 function readCache(file: string | undefined, key: string): ScenarioSuite | undefined {

@@ -3,13 +3,16 @@
  * name the field as the user wrote it (credentials.primary.client_id) plus its line and column.
  *
  * The target schema is compiled once per process into the harness's one Ajv instance (schemas/ajv.ts), and a
- * run checks a profile against it once: a profile that passed is remembered by a digest (of the schema file
- * and the parsed profile) in FTF_PROFILES_CHECKED, which the processes a process starts inherit (the CLI ->
- * the Playwright runner -> its workers), so they skip ajv for the same profile. A profile that failed is
+ * profile is checked against it once: a profile that passed is remembered by a digest (of the schema file and
+ * the parsed profile) in FTF_PROFILES_CHECKED, which the processes a process starts inherit (the CLI -> the
+ * Playwright runner -> its workers), and in the user's cache folder (user-cache.ts, keyed by the harness's
+ * code too), so later processes and later runs skip ajv for the same profile. A profile that failed is
  * checked again wherever it is read and reports the same issues.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheDir, codeKey } from '../user-cache.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { fileValidator } from '../schemas/ajv.js';
 import { fieldName, pointerSegments, type YamlSource } from '../yaml/source.js';
@@ -51,15 +54,51 @@ export function validateProfile(value: unknown, source: YamlSource, env: NodeJS.
   const digest = checkedDigest(value);
   const checked = env[PROFILES_CHECKED_ENV]?.split(',') ?? [];
   if (checked.includes(digest)) return [];
-  const validate = fileValidator(TARGET_SCHEMA_URL);
-  if (validate(value)) {
+  const remember = (): ProfileIssue[] => {
     env[PROFILES_CHECKED_ENV] = [...checked, digest].slice(-MAX_CHECKED).join(',');
     return [];
+  };
+  const kept = keptChecks(env);
+  const keptKey = keptKeyOf(digest);
+  if (kept?.lines.includes(keptKey)) return remember();
+  const validate = fileValidator(TARGET_SCHEMA_URL);
+  if (validate(value)) {
+    if (kept) keep(kept.file, [...kept.lines.filter((l) => l !== keptKey), keptKey].slice(-MAX_KEPT));
+    return remember();
   }
   const issues = (validate.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'not').map((e) => toIssue(e, source, value));
   // allOf/if-then and propertyNames can repeat the same complaint; keep one per field+message.
   const unique = new Map(issues.map((i) => [`${i.field}|${i.message}`, i]));
   return [...unique.values()].sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** A checked profile's line in the cache folder: its digest with this harness's code. */
+export const keptKeyOf = (digest: string): string => createHash('sha256').update(codeKey()).update(digest).digest('hex').slice(0, 32);
+
+/** Profiles kept as checked in the cache folder: the last ones only. */
+const MAX_KEPT = 64;
+
+/** The cache folder's list of checked profiles (one key a line), or undefined without a cache folder. */
+function keptChecks(env: NodeJS.ProcessEnv): { file: string; lines: string[] } | undefined {
+  const dir = cacheDir(env);
+  if (!dir) return undefined;
+  const file = join(dir, 'profiles-checked');
+  try {
+    return { file, lines: readFileSync(file, 'utf8').split('\n').filter(Boolean) };
+  } catch {
+    return { file, lines: [] };
+  }
+}
+
+function keep(file: string, lines: string[]): void {
+  try {
+    // Written beside, then renamed: a reader sees the old list or the new one, never half.
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, `${lines.join('\n')}\n`, { mode: 0o600 });
+    renameSync(partial, file);
+  } catch {
+    // Not kept: the next run checks the profile again.
+  }
 }
 
 let schemaBytes: Buffer | undefined;
