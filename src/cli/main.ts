@@ -32,6 +32,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
+    // A package loaded on first use that is not installed: the bin names it and exits 2, as for one missing at start.
+    if (isMissingModule(error)) throw error;
     console.error(describeError(name, error));
     return exitCodeForError(error);
   }
@@ -43,6 +45,11 @@ async function helpFor(name: string): Promise<number> {
   const command = await load();
   console.log(renderHelp(name, command));
   return EXIT.conformant;
+}
+
+function isMissingModule(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
 function unknownCommand(name: string): number {
