@@ -7,13 +7,15 @@
  *         on, reports into a temp folder; the same two requests (scenario amounts.indication-get).
  * Alternating which goes first, medians of `rounds` (>= 5); prints tool / bare. Goal: <= 3. With `--baseline DIR`
  * the same run of the baseline checkout's CLI (another clone with its node_modules, e.g. main) takes part in every
- * round too (before/after in one run, against the same server and bare script).
+ * round too (before/after in one run, against the same server and bare script). `--cold` runs this checkout's
+ * CLI with FTF_CACHE_DIR=off: nothing kept between runs (the scenario catalogue parsed, the profile checked at
+ * every run, as on a fresh CI machine; Playwright's own transpile cache stays as it is).
  *
  * With `--suite BASELINE_DIR` it also times the full `npm run conformance` (`node bin/ftf-conformance.mjs run`,
  * embedded reference, default workers) paired: each round runs the baseline checkout (another clone with its
  * node_modules, e.g. main) and this one, alternating which goes first; prints the median of each and the ratio.
  *
- *   npx tsx bench/startup.ts [--rounds N] [--grep RE] [--baseline DIR] [--suite BASELINE_DIR [--suite-rounds N]]
+ *   npx tsx bench/startup.ts [--rounds N] [--grep RE] [--baseline DIR] [--cold] [--suite BASELINE_DIR [--suite-rounds N]]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -96,9 +98,11 @@ export interface StartupResult {
   cpuRatio: number;
   loadBefore: string;
   loadAfter: string;
+  /** This checkout ran with FTF_CACHE_DIR=off (--cold). */
+  cold: boolean;
 }
 
-export async function startup(rounds = 5, grep = '^amounts\\.indication-get:', baselineDir?: string): Promise<StartupResult> {
+export async function startup(rounds = 5, grep = '^amounts\\.indication-get:', baselineDir?: string, cold = false): Promise<StartupResult> {
   const loadBefore = load();
   const server = await startServerChild(0);
   const reports = mkdtempSync(join(tmpdir(), 'ftf-startup-'));
@@ -106,13 +110,13 @@ export async function startup(rounds = 5, grep = '^amounts\\.indication-get:', b
     const env = cleanEnv({ ...server.info.env, FTF_REPORTS_DIR: reports });
     const bareRun = async (): Promise<ProcessTime> => expectExit('bare script', await timeProcess([join(REPO_ROOT, 'bench/lib/bare-one.mjs')], env), [0]);
     const profile = join(REPO_ROOT, 'fixtures/targets/reference.yaml');
-    const cliRun = async (root: string): Promise<ProcessTime> => {
+    const cliRun = async (root: string, cliEnv = env): Promise<ProcessTime> => {
       rmSync(join(reports, 'allure-report.log'), { force: true });
-      const r = expectExit(`ftf-conformance run (${root})`, await timeProcess([join(root, 'bin/ftf-conformance.mjs'), 'run', '--target', profile, '--grep', grep, '--workers', '1'], env, root), [0]);
+      const r = expectExit(`ftf-conformance run (${root})`, await timeProcess([join(root, 'bin/ftf-conformance.mjs'), 'run', '--target', profile, '--grep', grep, '--workers', '1'], cliEnv, root), [0]);
       await backgroundReportDone(reports);
       return r;
     };
-    const toolRun = (): Promise<ProcessTime> => cliRun(REPO_ROOT);
+    const toolRun = (): Promise<ProcessTime> => cliRun(REPO_ROOT, cold ? { ...env, FTF_CACHE_DIR: 'off' } : env);
     // One warm-up of each (file cache), not counted.
     await bareRun();
     await toolRun();
@@ -125,7 +129,7 @@ export async function startup(rounds = 5, grep = '^amounts\\.indication-get:', b
       // Rotate which side goes first.
       for (let k = 0; k < sides.length; k++) await sides[(i + k) % sides.length]!();
     }
-    return { bare, tool, ...(baselineDir ? { baseline } : {}), ratio: medianOf(tool, 'wallMs') / medianOf(bare, 'wallMs'), cpuRatio: medianOf(tool, 'cpuMs') / medianOf(bare, 'cpuMs'), loadBefore, loadAfter: load() };
+    return { bare, tool, cold, ...(baselineDir ? { baseline } : {}), ratio: medianOf(tool, 'wallMs') / medianOf(bare, 'wallMs'), cpuRatio: medianOf(tool, 'cpuMs') / medianOf(bare, 'cpuMs'), loadBefore, loadAfter: load() };
   } finally {
     await server.close();
     rmSync(reports, { recursive: true, force: true });
@@ -136,7 +140,7 @@ export function printStartup(r: StartupResult): void {
   const ms = (xs: ProcessTime[], k: 'wallMs' | 'cpuMs'): string => `median ${medianOf(xs, k).toFixed(0)} ms (${xs.map((x) => x[k].toFixed(0)).join(' / ')})`;
   console.log('start-up, one scenario (one token request + one GET) as a whole process, external reference server');
   console.log(`  bare undici script: wall ${ms(r.bare, 'wallMs')}; CPU ${ms(r.bare, 'cpuMs')}`);
-  console.log(`  ftf-conformance run --grep (1 worker, every reporter): wall ${ms(r.tool, 'wallMs')}; CPU ${ms(r.tool, 'cpuMs')}`);
+  console.log(`  ftf-conformance run --grep (1 worker, every reporter${r.cold ? ', FTF_CACHE_DIR=off' : ''}): wall ${ms(r.tool, 'wallMs')}; CPU ${ms(r.tool, 'cpuMs')}`);
   if (r.baseline) console.log(`  baseline checkout's run: wall ${ms(r.baseline, 'wallMs')}; CPU ${ms(r.baseline, 'cpuMs')}; ratio to bare ${(medianOf(r.baseline, 'wallMs') / medianOf(r.bare, 'wallMs')).toFixed(2)} wall, ${(medianOf(r.baseline, 'cpuMs') / medianOf(r.bare, 'cpuMs')).toFixed(2)} CPU`);
   console.log(`  ratio ${r.ratio.toFixed(2)} wall ${r.ratio <= 3 ? 'OK' : 'ABOVE GOAL'} (goal <= 3), ${r.cpuRatio.toFixed(2)} CPU; load average ${r.loadBefore} before, ${r.loadAfter} after`);
 }
@@ -198,7 +202,7 @@ export function printSuitePair(r: SuitePair, baselineDir: string): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values: v } = parseArgs({ options: { rounds: { type: 'string' }, grep: { type: 'string' }, baseline: { type: 'string' }, suite: { type: 'string' }, 'suite-rounds': { type: 'string' } } });
-  printStartup(await startup(Number(v.rounds ?? 5), v.grep, v.baseline ? resolve(v.baseline) : undefined));
+  const { values: v } = parseArgs({ options: { rounds: { type: 'string' }, grep: { type: 'string' }, baseline: { type: 'string' }, cold: { type: 'boolean' }, suite: { type: 'string' }, 'suite-rounds': { type: 'string' } } });
+  printStartup(await startup(Number(v.rounds ?? 5), v.grep, v.baseline ? resolve(v.baseline) : undefined, v.cold ?? false));
   if (v.suite) printSuitePair(await suitePair(resolve(v.suite), Number(v['suite-rounds'] ?? 3)), resolve(v.suite));
 }

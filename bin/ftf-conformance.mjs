@@ -21,6 +21,7 @@ function missingModule(error) {
   return /Cannot find (?:package|module) '([^']+)'/.exec(String(error.message))?.[1] ?? String(error.message).split('\n')[0];
 }
 
+const notInstalled = (missing) => die(CANNOT_START, `cannot start: '${missing}' is not installed. Run \`npm ci\` (or \`npm ci --omit=dev\`) in ${new URL('..', import.meta.url).pathname}`);
 const crash = (error) => die(INTERNAL, `internal error: ${error instanceof Error ? error.message : String(error)}`);
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
@@ -39,7 +40,7 @@ try {
   }
 } catch (error) {
   const missing = missingModule(error);
-  if (missing) die(CANNOT_START, `cannot start: '${missing}' is not installed. Run \`npm ci\` (or \`npm ci --omit=dev\`) in ${new URL('..', import.meta.url).pathname}`);
+  if (missing) notInstalled(missing);
   crash(error);
 }
 
@@ -51,4 +52,12 @@ for (const signal of cli.FORWARDED_SIGNALS) {
     if (code !== undefined) die(code, `interrupted by ${signal}`);
   });
 }
-process.exitCode = await cli.main(process.argv.slice(2));
+// main loads the command it runs on demand (and a command may load a dependency on first use): a package missing
+// there is the same "cannot start" as one missing above.
+try {
+  process.exitCode = await cli.main(process.argv.slice(2));
+} catch (error) {
+  const missing = missingModule(error);
+  if (missing) notInstalled(missing);
+  crash(error);
+}

@@ -4,9 +4,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commands } from '../src/cli/commands/index.js';
+import { loadCommands } from '../src/cli/commands/index.js';
 import { updateCliDoc } from '../src/cli/help.js';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
+
+const commands = await loadCommands();
 
 const file = join(REPO_ROOT, 'docs/cli.md');
 const current = readFileSync(file, 'utf8');

@@ -7,7 +7,6 @@
 import { resolve } from 'node:path';
 import { FtfError } from '../shared/errors.js';
 import { classifyCode } from '../harness/http/errors.js';
-import { launchEmbedded } from '../embedded/launch.js';
 import { REFERENCE_PROFILE, resolveTargetFile } from '../harness/target/load.js';
 import { isEmbedded, readProfile } from '../harness/target/profile.js';
 import { resolveTarget } from '../harness/target/resolve.js';
@@ -48,6 +47,9 @@ export async function openTarget(file: string | undefined, options: OpenOptions 
     const target = resolveTarget(profile, { env: process.env, partial: true });
     return { file: profile.file, target, env: {}, secrets: [], embedded: true, close: async () => undefined };
   }
+  // Loaded only here: a run against an external target, or the reference profile whose workers launch their own
+  // servers, never loads the reference server's code (fastify, routes, request schemas) into the CLI.
+  const { launchEmbedded } = await import('../embedded/launch.js');
   const launch = await launchEmbedded(profile);
   return {
     file: profile.file,

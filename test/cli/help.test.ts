@@ -7,12 +7,14 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { commands } from '../../src/cli/commands/index.js';
+import { loadCommands } from '../../src/cli/commands/index.js';
 import { ENV_VARS } from '../../src/cli/env-vars.js';
 import { renderHelp, updateCliDoc } from '../../src/cli/help.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
 import { cli, fakePlaywright, FIXTURES, scratch } from './helpers.js';
+
+const commands = await loadCommands();
 
 const dir = scratch('ftf-cli-help-');
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,8 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { commands } from '../../src/cli/commands/index.js';
+import { loadCommands } from '../../src/cli/commands/index.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
+
+const commands = await loadCommands();
 
 const FILES = ['docs/ci/README.md', 'docs/ci/github-actions.yml', 'docs/ci/gitlab-ci.yml'];
 const text = (f: string): string => readFileSync(join(REPO_ROOT, f), 'utf8');

@@ -6,8 +6,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { commands } from '../../src/cli/commands/index.js';
+import { loadCommands } from '../../src/cli/commands/index.js';
 import { ERROR_CODES } from '../../src/harness/report/error-codes.js';
+
+const commands = await loadCommands();
 
 const ROOT = join(import.meta.dirname, '../..');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

@@ -1,11 +1,12 @@
 /**
- * Issue 15 item 3: the scenario catalogue is parsed once per run. The process that parses it writes it to the
- * file FTF_SCENARIO_CACHE names; a child process (a Playwright worker) reads that file instead of parsing, as
- * long as no scenario, step-group or clause file changed; broken files keep their typed errors (file:line:col).
+ * Issue 15 item 3: the scenario catalogue is parsed once per run, and kept between runs. The process that parses
+ * it writes it to the file FTF_SCENARIO_CACHE names (in the cache folder FTF_CACHE_DIR); a child process (a
+ * Playwright worker) reads that file instead of parsing, and so does the next run, as long as no scenario,
+ * step-group or clause file changed; broken files keep their typed errors (file:line:col).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -13,11 +14,13 @@ import { after, test } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { describeProblem, loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { loadScenarioSuiteOnce, SCENARIO_CACHE_ENV } from '../../src/harness/scenario/suite-cache.js';
+import { CACHE_DIR_ENV, cacheDir } from '../../src/harness/user-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-suite-cache-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const specs = join(dir, 'specs');
+const kept = join(dir, 'cache');
 mkdirSync(join(specs, 'amounts'), { recursive: true });
 mkdirSync(join(specs, '_steps'));
 writeFileSync(join(specs, '_steps', 'read-indication.yaml'), 'name: read-indication\nparams: { code: ~ }\nsteps:\n  - request: { method: GET, path: "/indication/${code}" }\n');
@@ -26,12 +29,12 @@ writeFileSync(good, 'id: amounts.good\ntitle: reads the indication\ncovers: [EP-
 writeFileSync(join(specs, 'amounts', 'broken.yaml'), 'id: amounts.broken\ntitle: broken\ncovers: [NO-SUCH-CLAUSE]\nsteps:\n  - expect: { status: 200 }\n');
 
 /** The suite as a child process (a worker) loads it with the given FTF_SCENARIO_CACHE: titles and problems. */
-function inChild(cacheFile: string | undefined): { titles: string[]; problems: string[] } {
+function inChild(cacheFile: string | undefined, cacheFolder = 'off'): { titles: string[]; problems: string[] } {
   const code = `import { loadScenarioSuiteOnce } from ${JSON.stringify(join(REPO_ROOT, 'src/harness/scenario/suite-cache.ts'))};
 import { describeProblem } from ${JSON.stringify(join(REPO_ROOT, 'src/harness/scenario/load.ts'))};
 const s = loadScenarioSuiteOnce(${JSON.stringify(specs)});
 console.log(JSON.stringify({ titles: s.scenarios.map((x) => x.title), problems: s.problems.map(describeProblem) }));`;
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, [CACHE_DIR_ENV]: cacheFolder };
   if (cacheFile) env[SCENARIO_CACHE_ENV] = cacheFile;
   else delete env[SCENARIO_CACHE_ENV];
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: REPO_ROOT, env, encoding: 'utf8' });
@@ -40,7 +43,7 @@ console.log(JSON.stringify({ titles: s.scenarios.map((x) => x.title), problems: 
 }
 
 test('the first load parses and writes the cache; the same process and a child reuse it; an edited file is parsed again', () => {
-  const env: NodeJS.ProcessEnv = {};
+  const env: NodeJS.ProcessEnv = { [CACHE_DIR_ENV]: kept };
   const suite = loadScenarioSuiteOnce(specs, env);
   const parsed = loadScenarioSuite(specs);
   assert.deepEqual(suite.scenarios, parsed.scenarios, 'the same scenarios as a plain parse');
@@ -50,6 +53,7 @@ test('the first load parses and writes the cache; the same process and a child r
   assert.ok(Object.hasOwn(suite.scenarios[0]!.steps[0]!.group!.params, 'code'));
   const file = env[SCENARIO_CACHE_ENV];
   assert.ok(file && existsSync(file), 'the cache file is named for child processes');
+  assert.ok(file.startsWith(`${kept}/`), 'the file is kept in the cache folder');
   assert.equal(loadScenarioSuiteOnce(specs, env), suite, 'a second load in the same process is the memo');
 
   // A child reads the file instead of parsing: a title changed inside the cache (not in the YAML) proves it.
@@ -66,4 +70,26 @@ test('the first load parses and writes the cache; the same process and a child r
   // Without a cache file, or with a missing one, the child parses.
   assert.deepEqual(inChild(undefined).titles, ['reads it again']);
   assert.deepEqual(inChild(join(dir, 'gone.v8')).titles, ['reads it again']);
+});
+
+test('a later run (no FTF_SCENARIO_CACHE) reads the kept suite; FTF_CACHE_DIR=off keeps nothing; a shared folder is not used', () => {
+  const folder = join(dir, 'later-cache');
+  // Each run a fresh process (this file's memo would otherwise answer), with no FTF_SCENARIO_CACHE handed down.
+  const titles = inChild(undefined, folder).titles;
+  const entries = readdirSync(folder).filter((n) => n.endsWith('.v8'));
+  assert.equal(entries.length, 1, 'one entry per scenario folder');
+  const entry = join(folder, entries[0]!);
+  // The next run reads the kept entry instead of parsing: a title changed inside it (not in the YAML) proves it.
+  const stored = deserialize(readFileSync(entry)) as { suite: { scenarios: Array<{ title: string }> } };
+  stored.suite.scenarios[0]!.title = 'kept from the last run';
+  writeFileSync(entry, serialize(stored));
+  assert.deepEqual(inChild(undefined, folder).titles, ['kept from the last run']);
+  assert.deepEqual(inChild(undefined, 'off').titles, titles, 'off: parsed, the kept entry is not read');
+
+  assert.equal(cacheDir({ [CACHE_DIR_ENV]: 'off' }), undefined);
+  const shared = join(dir, 'shared-cache');
+  mkdirSync(shared);
+  chmodSync(shared, 0o777);
+  assert.equal(cacheDir({ [CACHE_DIR_ENV]: shared }), undefined, 'a folder other users can write is not trusted');
+  assert.equal(cacheDir({ [CACHE_DIR_ENV]: folder }), folder);
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -7,6 +7,9 @@ import { FtfError } from '../../src/shared/errors.js';
 import { ProfileError } from '../../src/harness/target/errors.js';
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../../src/harness/target/load.js';
 import { isEmbedded, readProfile } from '../../src/harness/target/profile.js';
+import { checkedDigest, keptKeyOf, PROFILES_CHECKED_ENV, validateProfile } from '../../src/harness/target/validate.js';
+import { CACHE_DIR_ENV } from '../../src/harness/user-cache.js';
+import { parseYaml } from '../../src/harness/yaml/source.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-target-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -245,5 +248,40 @@ describe('loadTargetProfile: capability rules', () => {
   it('forbidden entity must not be allowed', () => {
     const err = profileError(() => loadTargetProfile(profile(`${MINIMAL}entities:\n  allowed: [A1, B2]\n  forbidden: B2\n`), { env: ENV }));
     assert.equal(err.issues[0]?.field, 'entities.forbidden');
+  });
+});
+
+describe('validateProfile: checked once per run (FTF_PROFILES_CHECKED)', () => {
+  it('a profile that passed is remembered for child processes; a failing one is checked again; the digest names the profile, not the file', () => {
+    const good = parseYaml(MINIMAL, 'good.yaml');
+    const bad = parseYaml(MINIMAL.replace('/api/v1', '/no-version'), 'bad.yaml');
+    const env: NodeJS.ProcessEnv = { [CACHE_DIR_ENV]: 'off' };
+    assert.deepEqual(validateProfile(good.value, good, env), []);
+    assert.deepEqual(env[PROFILES_CHECKED_ENV]?.split(','), [checkedDigest(good.value)], 'the passing profile is remembered');
+    assert.ok(validateProfile(bad.value, bad, env).length > 0, 'a failing profile is checked, and not remembered');
+    assert.deepEqual(env[PROFILES_CHECKED_ENV]?.split(','), [checkedDigest(good.value)]);
+    // What is remembered is trusted without ajv: shown with a digest planted for the failing profile.
+    const planted: NodeJS.ProcessEnv = { [CACHE_DIR_ENV]: 'off', [PROFILES_CHECKED_ENV]: checkedDigest(bad.value) };
+    assert.deepEqual(validateProfile(bad.value, bad, planted), []);
+    assert.notEqual(checkedDigest({ n: Number.NaN }), checkedDigest({ n: null }), 'numbers JSON cannot spell keep their own digest');
+  });
+
+  it('a later run finds a profile that passed in the cache folder; a failing one is never kept', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'ftf-profiles-kept-'));
+    try {
+      const good = parseYaml(MINIMAL, 'good.yaml');
+      const bad = parseYaml(MINIMAL.replace('/api/v1', '/no-version'), 'bad.yaml');
+      assert.deepEqual(validateProfile(good.value, good, { [CACHE_DIR_ENV]: folder }), []);
+      assert.ok(validateProfile(bad.value, bad, { [CACHE_DIR_ENV]: folder }).length > 0);
+      const kept = (): string[] => readFileSync(join(folder, 'profiles-checked'), 'utf8').split('\n').filter(Boolean);
+      assert.deepEqual(kept(), [keptKeyOf(checkedDigest(good.value))], 'only the passing profile is kept');
+      // A later run (nothing in its environment) trusts the kept line without ajv: shown with a line planted for the failing profile.
+      writeFileSync(join(folder, 'profiles-checked'), `${keptKeyOf(checkedDigest(bad.value))}\n`);
+      const later: NodeJS.ProcessEnv = { [CACHE_DIR_ENV]: folder };
+      assert.deepEqual(validateProfile(bad.value, bad, later), []);
+      assert.equal(later[PROFILES_CHECKED_ENV], checkedDigest(bad.value), 'and hands it to its children');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -8,15 +8,26 @@
  * response checker must never do.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import type { FormatsPlugin } from 'ajv-formats';
 import { addFtfVocabulary } from './formats.js';
 
-// ajv-formats is CommonJS with `exports.default`; under NodeNext its default import is typed as the module.
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
-
 export type Ajv = Ajv2020;
+
+/**
+ * Ajv and ajv-formats (both CommonJS) are loaded when the instance is first made, not when this module is
+ * imported: a process that finds everything it needs already checked (a kept scenario catalogue, a profile
+ * checked earlier in the run) never loads them (start-up, docs/performance.md).
+ */
+function loadAjv(): { Ajv2020: typeof Ajv2020; addFormats: FormatsPlugin } {
+  const require = createRequire(import.meta.url);
+  const { Ajv2020: AjvClass } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
+  // ajv-formats is CommonJS with `exports.default`.
+  const formats = require('ajv-formats') as FormatsPlugin & { default?: FormatsPlugin };
+  return { Ajv2020: AjvClass, addFormats: formats.default ?? formats };
+}
 
 let instance: Ajv | undefined;
 const byFile = new Map<string, ValidateFunction>();
@@ -24,6 +35,7 @@ const byFile = new Map<string, ValidateFunction>();
 /** The process-wide instance, created on first use. */
 export function harnessAjv(): Ajv {
   if (instance) return instance;
+  const { Ajv2020, addFormats } = loadAjv();
   instance = new Ajv2020({
     // strictSchema catches typos in keywords; required/types strictness would forbid allOf-composed schemas.
     strict: true,

@@ -51,6 +51,7 @@ export function derivedSchema(baseRef: string | undefined, pointer: string, atRe
   if (store.derived.has(key)) return key;
   const located = nest(pointer, { $ref: atRef });
   const schema: AnySchemaObject = baseRef === undefined ? located : { allOf: [{ $ref: baseRef }, located] };
-  store.derived.set(key, store.ajv.compile(schema));
+  // Compiled when a response first needs it (store.ts, validatorFor).
+  store.derived.set(key, schema);
   return key;
 }

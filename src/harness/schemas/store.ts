@@ -1,7 +1,9 @@
 /**
- * The response-schema registry: compiled validators of schemas/api in the one Ajv instance (ajv.ts). Every file under schemas/api is loaded
- * and compiled once, on first use; derived schemas (a schema located at a JSON pointer, see derived.ts) are
- * compiled once per distinct shape. Nothing here compiles per call.
+ * The response-schema registry: validators of schemas/api in the one Ajv instance (ajv.ts). Every file under
+ * schemas/api is read and added on first use (its $id checked, the file checked against the JSON Schema
+ * meta-schema); each is compiled once, when a validation first needs it, so a run that checks a few
+ * operations does not compile the others. Derived schemas (a schema located at a JSON pointer, see derived.ts)
+ * are compiled once per distinct shape, also on first use. Nothing here compiles per call.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,12 +20,14 @@ export type { Ajv } from './ajv.js';
 
 interface Store {
   ajv: Ajv;
-  /** Full $id -> compiled validator. */
+  /** Full $id (or $id#fragment) -> compiled validator, filled on first use. */
   byId: Map<string, ValidateFunction>;
   /** Short name (file name without .schema.json) -> full $id. */
   names: Map<string, string>;
-  /** Derived key -> compiled validator (see derived.ts). */
-  derived: Map<string, ValidateFunction>;
+  /** Every full $id of a schema file. */
+  ids: Set<string>;
+  /** Derived key -> its schema (see derived.ts); compiled into byId on first use. */
+  derived: Map<string, AnySchemaObject>;
 }
 
 let store: Store | undefined;
@@ -68,26 +72,28 @@ function loadApiSchemas(ajv: Ajv, dir: string): Map<string, string> {
   return names;
 }
 
-/** The process-wide store, created and fully compiled on first call. */
+/** The process-wide store: every schema file read and added on first call, none compiled yet. */
 export function getStore(): Store {
   if (store) return store;
   const ajv = harnessAjv();
   const names = loadApiSchemas(ajv, API_SCHEMAS_DIR);
-  const byId = new Map<string, ValidateFunction>();
-  for (const [name, id] of names) {
-    try {
-      const validate = ajv.getSchema(id);
-      if (!validate) throw new Error('not registered');
-      byId.set(id, validate);
-    } catch (cause) {
-      throw new SchemaError('FTF_E_SCHEMA_LOAD', `schema ${name} does not compile: ${(cause as Error).message}`, {
-        cause,
-        location: { file: join(API_SCHEMAS_DIR, `${name}${SCHEMA_ID_SUFFIX}`) },
-      });
-    }
-  }
-  store = { ajv, byId, names, derived: new Map() };
+  store = { ajv, byId: new Map(), names, ids: new Set(names.values()), derived: new Map() };
   return store;
+}
+
+/** A schema file's validator, compiled now; a file that does not compile is FTF_E_SCHEMA_LOAD, naming the file. */
+function compileFile(s: Store, id: string): ValidateFunction {
+  const name = shortName(id);
+  try {
+    const validate = s.ajv.getSchema(id);
+    if (!validate) throw new Error('not registered');
+    return validate;
+  } catch (cause) {
+    throw new SchemaError('FTF_E_SCHEMA_LOAD', `schema ${name} does not compile: ${(cause as Error).message}`, {
+      cause,
+      location: { file: join(API_SCHEMAS_DIR, `${name}${SCHEMA_ID_SUFFIX}`) },
+    });
+  }
 }
 
 /**
@@ -95,21 +101,24 @@ export function getStore(): Store {
  * (`common#/$defs/date`) to an absolute schema reference. Returns undefined for unknown names.
  */
 export function resolveRef(nameOrId: string): string | undefined {
-  const { names, byId } = getStore();
+  const { names, ids } = getStore();
   const hash = nameOrId.indexOf('#');
   const base = hash < 0 ? nameOrId : nameOrId.slice(0, hash);
   const fragment = hash < 0 ? '' : nameOrId.slice(hash);
-  const id = names.get(base) ?? (byId.has(base) ? base : undefined);
+  const id = names.get(base) ?? (ids.has(base) ? base : undefined);
   return id === undefined ? undefined : `${id}${fragment}`;
 }
 
-/** The compiled validator for a resolved reference (compiling a fragment once, then memoised by ajv). */
+/** The compiled validator for a resolved reference or a derived key (compiled on first use, then memoised). */
 export function validatorFor(ref: string): ValidateFunction | undefined {
   const s = getStore();
-  const cached = s.byId.get(ref) ?? s.derived.get(ref);
+  const cached = s.byId.get(ref);
   if (cached) return cached;
-  if (!ref.includes('#')) return undefined;
-  const validate = s.ajv.getSchema(ref);
+  let validate: ValidateFunction | undefined;
+  const derived = s.derived.get(ref);
+  if (derived) validate = s.ajv.compile(derived);
+  else if (s.ids.has(ref)) validate = compileFile(s, ref);
+  else if (ref.includes('#')) validate = s.ajv.getSchema(ref);
   if (validate) s.byId.set(ref, validate);
   return validate;
 }

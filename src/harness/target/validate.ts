@@ -2,8 +2,17 @@
  * Validates a parsed profile against schemas/target.schema.json and turns ajv's errors into issues that
  * name the field as the user wrote it (credentials.primary.client_id) plus its line and column.
  *
- * The target schema is compiled once per process into the harness's one Ajv instance (schemas/ajv.ts).
+ * The target schema is compiled once per process into the harness's one Ajv instance (schemas/ajv.ts), and a
+ * profile is checked against it once: a profile that passed is remembered by a digest (of the schema file and
+ * the parsed profile) in FTF_PROFILES_CHECKED, which the processes a process starts inherit (the CLI -> the
+ * Playwright runner -> its workers), and in the user's cache folder (user-cache.ts, keyed by the harness's
+ * code too), so later processes and later runs skip ajv for the same profile. A profile that failed is
+ * checked again wherever it is read and reports the same issues.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheDir, codeKey } from '../user-cache.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { fileValidator } from '../schemas/ajv.js';
 import { fieldName, pointerSegments, type YamlSource } from '../yaml/source.js';
@@ -17,6 +26,9 @@ export interface ProfileIssue {
 }
 
 export const TARGET_SCHEMA_URL = new URL('../../../schemas/target.schema.json', import.meta.url);
+export const PROFILES_CHECKED_ENV = 'FTF_PROFILES_CHECKED';
+/** Digests kept in FTF_PROFILES_CHECKED: a run reads a few profiles, not more. */
+const MAX_CHECKED = 16;
 
 /** Literal secret fields people tend to write; the profile only ever names environment variables. */
 const SECRET_LITERALS: Record<string, string> = {
@@ -38,13 +50,66 @@ const PATTERN_HINTS: Record<string, string> = {
   redirect_uri: 'an absolute URI such as https://app.example.com/callback',
 };
 
-export function validateProfile(value: unknown, source: YamlSource): ProfileIssue[] {
+export function validateProfile(value: unknown, source: YamlSource, env: NodeJS.ProcessEnv = process.env): ProfileIssue[] {
+  const digest = checkedDigest(value);
+  const checked = env[PROFILES_CHECKED_ENV]?.split(',') ?? [];
+  if (checked.includes(digest)) return [];
+  const remember = (): ProfileIssue[] => {
+    env[PROFILES_CHECKED_ENV] = [...checked, digest].slice(-MAX_CHECKED).join(',');
+    return [];
+  };
+  const kept = keptChecks(env);
+  const keptKey = keptKeyOf(digest);
+  if (kept?.lines.includes(keptKey)) return remember();
   const validate = fileValidator(TARGET_SCHEMA_URL);
-  if (validate(value)) return [];
+  if (validate(value)) {
+    if (kept) keep(kept.file, [...kept.lines.filter((l) => l !== keptKey), keptKey].slice(-MAX_KEPT));
+    return remember();
+  }
   const issues = (validate.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'not').map((e) => toIssue(e, source, value));
   // allOf/if-then and propertyNames can repeat the same complaint; keep one per field+message.
   const unique = new Map(issues.map((i) => [`${i.field}|${i.message}`, i]));
   return [...unique.values()].sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** A checked profile's line in the cache folder: its digest with this harness's code. */
+export const keptKeyOf = (digest: string): string => createHash('sha256').update(codeKey()).update(digest).digest('hex').slice(0, 32);
+
+/** Profiles kept as checked in the cache folder: the last ones only. */
+const MAX_KEPT = 64;
+
+/** The cache folder's list of checked profiles (one key a line), or undefined without a cache folder. */
+function keptChecks(env: NodeJS.ProcessEnv): { file: string; lines: string[] } | undefined {
+  const dir = cacheDir(env);
+  if (!dir) return undefined;
+  const file = join(dir, 'profiles-checked');
+  try {
+    return { file, lines: readFileSync(file, 'utf8').split('\n').filter(Boolean) };
+  } catch {
+    return { file, lines: [] };
+  }
+}
+
+function keep(file: string, lines: string[]): void {
+  try {
+    // Written beside, then renamed: a reader sees the old list or the new one, never half.
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, `${lines.join('\n')}\n`, { mode: 0o600 });
+    renameSync(partial, file);
+  } catch {
+    // Not kept: the next run checks the profile again.
+  }
+}
+
+let schemaBytes: Buffer | undefined;
+/**
+ * sha256 of the schema file and the parsed profile. Numbers JSON cannot spell (.nan, .inf, -0) are spelt out,
+ * so two profiles that differ only there do not share a digest.
+ */
+export function checkedDigest(value: unknown): string {
+  schemaBytes ??= readFileSync(TARGET_SCHEMA_URL);
+  const json = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)) ? `\0number ${Object.is(v, -0) ? '-0' : String(v)}` : v));
+  return createHash('sha256').update(schemaBytes).update('\0').update(json ?? 'undefined').digest('hex').slice(0, 32);
 }
 
 function toIssue(e: ErrorObject, source: YamlSource, root: unknown): ProfileIssue {

@@ -1,0 +1,57 @@
+/**
+ * The user's cache folder, where a run keeps what it derived from files so the next run with the same files
+ * does not derive it again (the parsed scenario catalogue: scenario/suite-cache.ts; the target profiles that
+ * passed the profile schema: target/validate.ts). FTF_CACHE_DIR, by default
+ * `<os tmpdir>/ftf-conformance-cache-<uid>`, created mode 0700; a folder other users can write is not used
+ * (someone could plant an entry), and FTF_CACHE_DIR=off keeps nothing. Every entry is keyed by codeKey() too,
+ * so another version of the harness never reads it.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT } from './repo-root.js';
+
+export const CACHE_DIR_ENV = 'FTF_CACHE_DIR';
+
+/** The cache folder, or undefined when it is `off`, cannot be created, or is not this user's private folder. */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const given = env[CACHE_DIR_ENV]?.trim();
+  if (given === 'off') return undefined;
+  const uid = process.getuid?.();
+  const dir = given ? resolve(given) : join(tmpdir(), `ftf-conformance-cache-${uid ?? 'user'}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = statSync(dir);
+    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) return undefined;
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+let code: string | undefined;
+/** sha256 over every file under src/ and schemas/ of this checkout or package (path and bytes) and the V8 version. */
+export function codeKey(): string {
+  if (code !== undefined) return code;
+  const hash = createHash('sha256').update(`node ${process.versions.v8}\0`);
+  for (const top of ['src', 'schemas']) {
+    const base = join(REPO_ROOT, top);
+    let names: string[] = [];
+    try {
+      names = readdirSync(base, { recursive: true, encoding: 'utf8' }).sort();
+    } catch {
+      // A missing folder is part of the key as nothing.
+    }
+    for (const name of names) {
+      try {
+        const bytes = readFileSync(join(base, name));
+        hash.update(`\0${top}/${name}\0`).update(bytes);
+      } catch {
+        // A folder (EISDIR) or a file gone meanwhile.
+      }
+    }
+  }
+  code = hash.digest('hex');
+  return code;
+}
