@@ -1,7 +1,7 @@
 /**
  * Counts of the run's Playwright tests, each judged like a scenario from its own outcome record
- * (scenario-results.ts testResults, verdicts.ts scenarioOutcome), beside the scenario verdicts: against the embedded reference every scenario runs once per
- * project (sandbox and production), so tests and scenarios differ and the console summary reconciles them.
+ * (scenario-results.ts testResults, verdicts.ts scenarioOutcome), beside the scenario verdicts: against the embedded reference a scenario runs in
+ * sandbox and, for the production project's share, in production too, so tests and scenarios differ and the console summary reconciles them.
  * Skip reasons are counted per environment (a project's name is its environment; an external target's single
  * project has none, so the profile's environment names it). The production project runs only some scenarios
  * (scenario/environment.ts): each environment names the scenarios it has no test of, and why (`notRun`).
