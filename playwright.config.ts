@@ -48,7 +48,8 @@ export const NO_CONTROL_PROJECT: Project = { name: 'no-control', metadata: { mod
 export const REFERENCE_PROJECTS: Project[] = [
   { name: 'sandbox', metadata: { mode: 'sandbox', profile: 'fixtures/targets/reference.yaml' } },
   // `scope` marks the project trimmed by the rule of environment.ts (the reports name it for what it leaves out).
-  { name: 'production', grep: PRODUCTION_GREP, metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
+  // Its share is small and mostly the guard's skips: one worker, so one production-mode server start, not one per worker.
+  { name: 'production', grep: PRODUCTION_GREP, workers: 1, metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
   ...(process.env.FTF_NO_CONTROL === '1' ? [NO_CONTROL_PROJECT] : []),
 ];
 
