@@ -3,10 +3,12 @@
  * off (they would contain secrets); the harness's recorder is the one place exchanges are written, redacted,
  * and every reporter sits behind the redacting reporter (docs/robustness.md, "The redaction boundary").
  *
- * Projects: against the embedded reference (FTF_TARGET unset) the catalogue runs twice, once per server mode:
+ * Projects: against the embedded reference (FTF_TARGET unset) the catalogue runs once per server mode:
  * `sandbox` (fixtures/targets/reference.yaml, every scenario) and `production` (the reference started with
  * mode 'production' and fixtures/targets/reference-production.yaml: no control API, API keys refused; the
- * production guard skips mutating scenarios). The worker fixture (specs/fixtures.ts) reads `metadata`.
+ * production guard skips mutating scenarios), which runs only the tests tagged @production: those whose run
+ * can differ by environment (src/harness/scenario/environment.ts; the reports count the others as "sandbox
+ * only", report/test-tally.ts). The worker fixture (specs/fixtures.ts) reads `metadata`.
  * Against an external target (FTF_TARGET set) every worker shares ONE server, so the catalogue is cut in two
  * phases (SHARED_TARGET_PROJECTS): `shared` runs everything that may run side by side, with all workers;
  * then `exclusive` runs, one scenario at a time, the scenarios that change state the others depend on (the
@@ -21,6 +23,7 @@ import { profileTimeouts, REFERENCE_PROFILE, resolveTargetFile } from './src/har
 import { fileURLToPath } from 'node:url';
 import { sharedTargetProjects } from './src/harness/shared-phases.js';
 import { exclusiveReasons } from './src/harness/scenario/isolation.js';
+import { PRODUCTION_GREP, PRODUCTION_TAG, SCOPE_METADATA } from './src/harness/scenario/environment.js';
 import { loadScenarioSuiteOnce } from './src/harness/scenario/suite-cache.js';
 import { PROPERTY_TESTS } from './src/harness/properties/catalogue.js';
 
@@ -44,7 +47,9 @@ export const NO_CONTROL_PROJECT: Project = { name: 'no-control', metadata: { mod
 
 export const REFERENCE_PROJECTS: Project[] = [
   { name: 'sandbox', metadata: { mode: 'sandbox', profile: 'fixtures/targets/reference.yaml' } },
-  { name: 'production', metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml' } },
+  // `scope` marks the project trimmed by the rule of environment.ts (the reports name it for what it leaves out).
+  // Its share is small and mostly the guard's skips: one worker, so one production-mode server start, not one per worker.
+  { name: 'production', grep: PRODUCTION_GREP, workers: 1, metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
   ...(process.env.FTF_NO_CONTROL === '1' ? [NO_CONTROL_PROJECT] : []),
 ];
 
@@ -64,7 +69,8 @@ function countScenarioFiles(dir: string): number {
 // Every bound derives from the profile's timeouts (src/harness/target/bounds.ts): the test timeout (it also
 // covers fixture set-up, e.g. the embedded server's start) sits above scenario_ms, the run bound above all.
 const timeouts = profileTimeouts(shared ? resolveTargetFile(process.env) : REFERENCE_PROFILE);
-// + the property tests (specs/properties, listed in properties/catalogue.ts) beside the YAML catalogue. Against a shared target each
+// + the property tests (specs/properties, listed in properties/catalogue.ts) beside the YAML catalogue (an upper
+// bound: the production project runs only its @production share). Against a shared target each
 // scenario runs in one of the two phases, and the @exclusive ones run one at a time.
 const tests = (countScenarioFiles(specsDir) + PROPERTY_TESTS.length) * (shared ? 1 : projects.length);
 const serial = shared

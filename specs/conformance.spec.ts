@@ -16,8 +16,7 @@ import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/re
 import { redactError } from '../src/harness/report/redact-error.js';
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem } from '../src/harness/scenario/load.js';
-import { loadSelection, selectionFromEnv } from '../src/harness/scenario/selection.js';
-import { EXCLUSIVE_TAG, exclusiveReasons } from '../src/harness/scenario/isolation.js';
+import { loadSelection, scenarioTestTags, selectionFromEnv } from '../src/harness/scenario/selection.js';
 import { missingRoles, missingRolesReason, scenarioRoles } from '../src/harness/scenario/roles.js';
 import { targetView } from '../src/harness/engine/target-view.js';
 import { missingCapabilities } from '../src/harness/target/capabilities.js';
@@ -86,8 +85,9 @@ for (const scenario of suite.scenarios.filter((s) => s.formOf === undefined)) {
   test(
     `${scenario.id}: ${scenario.title}`,
     {
-      // @exclusive: runs alone on a shared target (playwright.config.ts), derived from its steps (isolation.ts).
-      tag: [...new Set([scenario.family, ...scenario.tags, ...(exclusiveReasons(scenario).length ? [EXCLUSIVE_TAG] : [])])].map((t) => `@${t}`),
+      // @exclusive: runs alone on a shared target (isolation.ts); @production: the embedded reference's production
+      // project runs it (environment.ts). Both derived, in playwright.config.ts's projects.
+      tag: scenarioTestTags(scenario).map((t) => `@${t}`),
       annotation: [
         ...scenario.covers.map((id) => ({ type: 'clause', description: id })),
         { type: 'scenario', description: scenario.id },

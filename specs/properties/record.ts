@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestInfo } from '@playwright/test';
 import { propertyTest } from '../../src/harness/properties/catalogue.js';
-import { loadSelection, selectionFromEnv } from '../../src/harness/scenario/selection.js';
+import { extraTestTags, loadSelection, selectionFromEnv } from '../../src/harness/scenario/selection.js';
 import { encodeOutcome } from '../../src/harness/report/outcome.js';
 import { outcomeFromError, passedOutcome, stampOutcome, type Evidence } from '../../src/harness/report/record-outcome.js';
 
@@ -16,10 +16,10 @@ const SELECTED = new Set(loadSelection(process.env.FTF_SPECS_DIR ?? join(dirname
 
 export const isSelected = (id: string): boolean => SELECTED.has(id);
 
-/** Title, tags (src/harness/properties/catalogue.ts) and clause annotations of a property test. */
+/** Title, tags (src/harness/properties/catalogue.ts, + @production by scenario/environment.ts) and clause annotations of a property test. */
 export function propertyDetails(id: string, clauses: readonly string[]) {
   return {
-    tag: [...propertyTest(id).tags],
+    tag: extraTestTags(propertyTest(id)).map((t) => `@${t}`),
     annotation: [
       ...clauses.map((c) => ({ type: 'clause', description: c })),
       { type: 'scenario', description: id },

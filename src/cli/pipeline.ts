@@ -16,7 +16,8 @@ import { addToDigestFile, DIGESTS_FILE } from '../harness/report/secret-digests.
 import { describeImplementation, implementationVersion } from '../harness/report/implementation.js';
 import { writeJunit } from '../harness/report/junit.js';
 import { readPlaywrightReport, scenariosOf, testResults } from '../harness/report/scenario-results.js';
-import { tallyTests, type TestTally } from '../harness/report/test-tally.js';
+import { tallyTests, type ProjectScopes, type TestTally } from '../harness/report/test-tally.js';
+import { projectScopeReason } from '../harness/scenario/environment.js';
 import { scenarioOutcome, summarize, type FailOn, type ScenarioOutcome, type VerdictSummary } from '../harness/report/verdicts.js';
 import { applyWaivers, defaultWaiversFile, loadWaivers, type Waiver } from '../harness/report/waivers.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
@@ -62,13 +63,21 @@ export function evaluateRun(options: EvaluateOptions): Evaluation {
     failOn: options.failOn,
     problems: [...(options.problems ?? []), ...waived.problems, ...runErrors],
     notes: waived.notes,
-    tests: tallyTests(tests.map((t) => ({ id: t.id, project: t.project, ...pick(scenarioOutcome(t, catalogue)) })), options.target?.environment ?? 'target'),
+    tests: tallyTests(tests.map((t) => ({ id: t.id, project: t.project, ...pick(scenarioOutcome(t, catalogue)) })), options.target?.environment ?? 'target', projectScopes(report)),
     implementation: implementationVersion(options.target?.implementation, tests.map((t) => t.record)),
   });
   mkdirSync(dirname(paths.verdicts), { recursive: true });
   writeFileSync(paths.verdicts, JSON.stringify(summary, null, 2));
   writeJunit(paths.junit, summary, { properties: { implementation_version: summary.implementation?.version } });
   return { summary, catalogue, waiversApplied: waived.applied, waiversFile };
+}
+
+/** The projects that run a share of the catalogue by rule (playwright.config.ts metadata), with the reason. */
+function projectScopes(report: ReturnType<typeof readPlaywrightReport>): ProjectScopes {
+  return Object.fromEntries((report.config?.projects ?? []).flatMap((p) => {
+    const reason = projectScopeReason(p.metadata);
+    return reason === undefined ? [] : [[p.name, reason]];
+  }));
 }
 
 const pick = ({ verdict, reason }: ScenarioOutcome): Pick<ScenarioOutcome, 'verdict' | 'reason'> => ({ verdict, ...(reason !== undefined ? { reason } : {}) });
@@ -90,7 +99,7 @@ export function formatSummary(s: VerdictSummary): string {
     if (x.waivedBy) lines.push(`       waived by ${x.waivedBy.join('; ')}`);
     if (x.verdict !== 'waived') lines.push(`       reproduce: npx ftf-conformance run --grep ${shellQuote(escapeRegExp(x.title))}`);
   }
-  lines.push(...skipLines(s));
+  lines.push(...skipLines(s), ...notRunLines(s));
   for (const p of s.problems) lines.push(`PROBLEM ${p}`);
   for (const n of s.notes) lines.push(`note   ${n}`);
   if (s.unknownClauses.length) lines.push(`note   scenarios name clause ids missing from clauses.yaml: ${s.unknownClauses.join(', ')}`);
@@ -124,6 +133,16 @@ function skipLines(s: VerdictSummary): string[] {
   return [...reasons].map(([reason, n]) => `SKIP   ${plural(n, 'scenario')}: ${reason}`);
 }
 
+/** One line per environment that has no test of some scenarios (the production project's share, environment.ts). */
+function notRunLines(s: VerdictSummary): string[] {
+  const envs = Object.entries(s.tests?.environments ?? {});
+  return envs.flatMap(([env, e]) => {
+    if (!e.notRun) return [];
+    const others = envs.filter(([o]) => o !== env).map(([o]) => o).join(', ');
+    return [`ONLY   ${plural(e.notRun.scenarios.length, 'scenario')} run in ${others} only (no test in ${env}): ${e.notRun.reason}`];
+  });
+}
+
 /**
  * The counts: tests (Playwright's unit: one per scenario and project) reconciled with scenarios (the verdict's
  * unit: a scenario's runs merged, the worst decides, a skip only when every run skipped).
@@ -136,9 +155,10 @@ function countLines(s: VerdictSummary): string[] {
   const envs = Object.entries(n.environments);
   const perEnv = envs.length > 1 ? ` (${envs.map(([e, x]) => `${e} ${x.total}`).join(', ')})` : '';
   const tests = `${plural(n.total, 'test')}${perEnv}: ${n.passed} passed, ${n.failed} failed, ${plural(n.warning, 'warning')}, ${n.errored} errored, ${n.skipped} skipped, ${n['not-applicable']} not applicable`;
+  const partial = envs.some(([, e]) => e.notRun);
   const why =
     envs.length > 1
-      ? `each scenario runs once per environment (${envs.map(([e]) => e).join(', ')}); a scenario's verdict is its worst run, skipped only when every run skipped`
+      ? `${partial ? 'a scenario runs once in each environment that has it (ONLY above)' : `each scenario runs once per environment (${envs.map(([e]) => e).join(', ')})`}; a scenario's verdict is its worst run, skipped only when every run skipped`
       : n.total === t.total
         ? 'one test per scenario'
         : 'tests and scenarios differ: a scenario id ran more than once';

@@ -9,7 +9,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { JSONReportTest } from '@playwright/test/reporter';
-import { tallyTests } from '../../src/harness/report/test-tally.js';
+import { NO_TEST_REASON, tallyTests } from '../../src/harness/report/test-tally.js';
+import { PRODUCTION_TAG, SANDBOX_ONLY_REASON, SCOPE_METADATA } from '../../src/harness/scenario/environment.js';
 import type { VerdictSummary } from '../../src/harness/report/verdicts.js';
 import { skippedRun, twoProjects } from '../report/helpers.js';
 import { cli, scratch, writeProfile } from './helpers.js';
@@ -92,6 +93,50 @@ describe('run: the console summary', () => {
     assert.match(junit, new RegExp(`<testsuites name="ftf-conformance" tests="${verdicts.totals.total}" failures="1" errors="1" skipped="1"`));
     assert.equal(junit.match(/<testcase /g)?.length, verdicts.totals.total);
   });
+});
+
+/**
+ * The embedded reference's production project runs a share (scenario/environment.ts, metadata scope): here
+ * demo.production-only (skipped there with its own reason) and demo.wrong-status (skipped by the guard); the
+ * other three scenarios have no test in production.
+ */
+const trimmed = (() => {
+  const r = twoProjects((t: JSONReportTest, title: string) => (/^demo\.(production-only|wrong-status):/.test(title) ? skippedRun(t, 'production') : undefined));
+  const projects = (r.config.projects ?? []).map((p) => (p.name === 'production' ? { ...p, metadata: { ...p.metadata, [SCOPE_METADATA]: PRODUCTION_TAG } } : p));
+  return { ...r, config: { ...r.config, projects } };
+})();
+
+describe('run: a production project that runs a share of the scenarios', () => {
+  test('the scenarios it leaves out are counted nowhere in production, named once with the rule, and kept in junit.xml', async () => {
+    writeFileSync(join(reports, 'results.json'), JSON.stringify(trimmed));
+    const r = await cli('run', '--evaluate-only', '--no-report', '--target', profile(''));
+    assert.equal(r.code, 1, r.err || r.out);
+    const out = r.out;
+    // Not counted as passed or skipped in production: 2 tests there, both skipped.
+    assert.match(out, /^7 tests \(sandbox 5, production 2\): 1 passed, 1 failed, 1 warning, 1 errored, 3 skipped, 0 not applicable$/m);
+    assert.match(out, /^ {2}= 5 scenarios: 1 passed, 1 failed, 1 warning, 1 errored, 0 waived, 1 skipped, 0 not applicable$/m);
+    assert.equal(out.match(/^ONLY .*$/gm)?.length, 1, out);
+    assert.ok(out.includes(`ONLY   3 scenarios run in sandbox only (no test in production): ${SANDBOX_ONLY_REASON}`), out);
+    assert.match(out, /a scenario runs once in each environment that has it/);
+    const verdicts = JSON.parse(readFileSync(join(reports, 'verdicts.json'), 'utf8')) as VerdictSummary;
+    assert.deepEqual(verdicts.tests!.environments.production!.notRun, { scenarios: ['demo.health', 'demo.should-only', 'demo.timeout'], reason: SANDBOX_ONLY_REASON });
+    assert.equal(verdicts.tests!.environments.sandbox!.notRun, undefined);
+    const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
+    assert.equal(junit.match(/<testcase /g)?.length, 5, 'every scenario is still one testcase');
+    assert.equal(junit.match(/<property name="not_run_in" value="production"\/>/g)?.length, 3);
+    assert.match(junit, /<property name="not_run_in_production" value="3 scenarios: their clauses do not differ by environment/);
+  });
+});
+
+test('tallyTests: an environment missing scenarios names them, with the project\'s reason or that no test was there', () => {
+  const tests = [
+    { id: 'a', project: 'sandbox', verdict: 'passed' as const },
+    { id: 'b', project: 'sandbox', verdict: 'passed' as const },
+    { id: 'b', project: 'production', verdict: 'skipped' as const, reason: 'guard' },
+  ];
+  assert.deepEqual(tallyTests(tests, 'x', { production: 'by rule' }).environments.production!.notRun, { scenarios: ['a'], reason: 'by rule' });
+  assert.deepEqual(tallyTests(tests, 'x').environments.production!.notRun, { scenarios: ['a'], reason: NO_TEST_REASON });
+  assert.equal(tallyTests(tests.slice(0, 2), 'x').environments.sandbox!.notRun, undefined, 'one environment: nothing is missing');
 });
 
 test('tallyTests: an external target has one unnamed project, named after the profile environment', () => {

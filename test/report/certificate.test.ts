@@ -7,7 +7,11 @@ import { after, test } from 'node:test';
 import { FtfError } from '../../src/shared/errors.js';
 import { canonicalJson } from '../../src/harness/report/canonical-json.js';
 import { listFiles, writeCertificateBundle } from '../../src/harness/report/certificate-bundle.js';
-import { verifyCertificateText } from '../../src/harness/report/certificate.js';
+import { buildCertificateBody, verifyCertificateText } from '../../src/harness/report/certificate.js';
+import { certificateMarkdown } from '../../src/harness/report/certificate-render.js';
+import { tallyTests } from '../../src/harness/report/test-tally.js';
+import { SANDBOX_ONLY_REASON } from '../../src/harness/scenario/environment.js';
+import { PRODUCTION_MUTATION_SKIP_REASON } from '../../src/harness/target/guard.js';
 import { loadSigningKey } from '../../src/harness/report/signing.js';
 import { summarize } from '../../src/harness/report/verdicts.js';
 import { catalogue, demoReport, outcomes } from './helpers.js';
@@ -132,4 +136,34 @@ test('the generated key is private to its owner and reused; --key files must be 
   writeFileSync(rsa, generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
   assert.throws(() => loadSigningKey({ keyFile: rsa }), /holds a rsa key/);
   assert.throws(() => loadSigningKey({ keyFile: join(dir, 'nope.pem') }), (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SIGNING_KEY');
+});
+
+test('skips per environment: a production project that runs a share names what it has no test of, and why', () => {
+  const tests = tallyTests(
+    [
+      { id: 'demo.health', project: 'sandbox', verdict: 'passed' },
+      { id: 'demo.wrong-status', project: 'sandbox', verdict: 'failed', reason: 'status' },
+      { id: 'demo.wrong-status', project: 'production', verdict: 'skipped', reason: PRODUCTION_MUTATION_SKIP_REASON },
+    ],
+    'sandbox',
+    { production: SANDBOX_ONLY_REASON },
+  );
+  const body = buildCertificateBody({
+    target: { name: 'ref', base_url: 'embedded', auth_url: 'embedded', environment: 'sandbox', capabilities: [] },
+    summary: summarize(outcomes(demoReport()), catalogue, { tests }),
+    catalogue,
+    startedAt: '2025-06-01T10:00:00.000Z',
+    finishedAt: '2025-06-01T10:05:00.000Z',
+    waivers: [],
+    evidence: [],
+  });
+  const production = body.skips.find((s) => s.environment === 'production');
+  assert.deepEqual(production, {
+    environment: 'production', tests: 1, skipped: 1, not_applicable: 0,
+    reasons: [{ reason: PRODUCTION_MUTATION_SKIP_REASON, count: 1, not_applicable: false }],
+    not_run: { count: 1, reason: SANDBOX_ONLY_REASON, scenarios: ['demo.health'] },
+  });
+  assert.equal(body.skips.find((s) => s.environment === 'sandbox')?.not_run, undefined);
+  const md = certificateMarkdown({ ...body, signature: { algorithm: 'Ed25519', public_key: '', public_key_sha256: '', value: '' } });
+  assert.match(md, /\| production \| 1 \| 1 \| 0 \| 1 × production target: .* 1 scenario not run here \(no test, in no count\): their clauses do not differ by environment/);
 });

@@ -54,12 +54,12 @@ export const skippedRun = (t: JSONReportTest, project: string): JSONReportTest =
   results: t.results.map((r) => ({ ...r, status: 'skipped', errors: [], annotations: [] })),
 });
 
-/** Every spec of the demo report gets a second run in project "production", made by `second`. */
-export function twoProjects(second: (t: JSONReportTest, specTitle: string) => JSONReportTest): JSONReport {
+/** Every spec of the demo report gets a second run in project "production", made by `second` (undefined: no test there). */
+export function twoProjects(second: (t: JSONReportTest, specTitle: string) => JSONReportTest | undefined): JSONReport {
   const report = demoReport();
   const dup = (s: JSONReportSuite): JSONReportSuite => ({
     ...s,
-    specs: s.specs.map((sp) => ({ ...sp, tests: sp.tests.flatMap((t) => [{ ...t, projectName: 'sandbox' }, second(t, sp.title)]) })),
+    specs: s.specs.map((sp) => ({ ...sp, tests: sp.tests.flatMap((t) => [{ ...t, projectName: 'sandbox' }, ...[second(t, sp.title)].filter((x) => x !== undefined)]) })),
     suites: (s.suites ?? []).map(dup),
   });
   return { ...report, suites: report.suites.map(dup) };

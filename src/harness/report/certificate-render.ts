@@ -9,6 +9,13 @@ const MARK: Record<string, string> = {
 
 const md = (s: string): string => s.replace(/[|\\`*_<>]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
 
+/** An environment's skip reasons, then the scenarios it has no test of (the production project's share) and why. */
+function skipsText(x: Certificate['skips'][number]): string {
+  const reasons = x.reasons.map((r) => `${r.count} × ${r.reason}${r.not_applicable ? ' (n/a)' : ''}`);
+  if (x.not_run) reasons.push(`${x.not_run.count} scenario${x.not_run.count === 1 ? '' : 's'} not run here (no test, in no count): ${x.not_run.reason}`);
+  return reasons.join('; ') || '-';
+}
+
 export function certificateMarkdown(c: Certificate): string {
   const t = c.verdict.totals;
   const lines = [
@@ -38,7 +45,7 @@ export function certificateMarkdown(c: Certificate): string {
     '',
     '| Environment | Tests | Skipped | Not applicable | Reasons |',
     '|---|---|---|---|---|',
-    ...c.skips.map((e) => `| ${md(e.environment)} | ${e.tests} | ${e.skipped} | ${e.not_applicable} | ${e.reasons.map((r) => `${r.count} × ${md(r.reason)}${r.not_applicable ? ' (n/a)' : ''}`).join('; ') || '-'} |`),
+    ...c.skips.map((e) => `| ${md(e.environment)} | ${e.tests} | ${e.skipped} | ${e.not_applicable} | ${md(skipsText(e))} |`),
     '',
     '## Scenarios not passed',
     '',
@@ -89,7 +96,7 @@ ${c.clauses.map((x) => row([e(specArea(x.id)), e(x.id), e(x.level), badge(x.verd
 </table>
 <h2>Skips per environment</h2>
 <table><tr><th>Environment</th><th>Tests</th><th>Skipped</th><th>Not applicable</th><th>Reasons</th></tr>
-${c.skips.map((x) => row([e(x.environment), String(x.tests), String(x.skipped), String(x.not_applicable), e(x.reasons.map((r) => `${r.count} × ${r.reason}${r.not_applicable ? ' (n/a)' : ''}`).join('; ') || '-')])).join('\n')}
+${c.skips.map((x) => row([e(x.environment), String(x.tests), String(x.skipped), String(x.not_applicable), e(skipsText(x))])).join('\n')}
 </table>
 <h2>Scenarios not passed</h2>
 <table><tr><th>Verdict</th><th>Scenario</th><th>Clauses</th><th>Reason</th></tr>

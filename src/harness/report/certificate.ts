@@ -53,6 +53,8 @@ export interface CertificateSkips {
   skipped: number;
   not_applicable: number;
   reasons: { reason: string; count: number; not_applicable: boolean }[];
+  /** Scenarios of the run with no test in this environment (in none of its counts), and why (test-tally.ts notRun). */
+  not_run?: { count: number; reason: string; scenarios: string[] };
 }
 
 export interface Certificate extends CertificateBody {
@@ -115,6 +117,7 @@ function skipsOf(summary: VerdictSummary, environment: string): CertificateSkips
       skipped: e.skipped,
       not_applicable: e['not-applicable'],
       reasons: e.skipReasons.map((r) => ({ reason: r.reason.slice(0, 500), count: r.count, not_applicable: r.notApplicable })),
+      ...(e.notRun ? { not_run: { count: e.notRun.scenarios.length, reason: e.notRun.reason.slice(0, 500), scenarios: e.notRun.scenarios } } : {}),
     }));
   }
   const reasons = new Map<string, { reason: string; count: number; not_applicable: boolean }>();

@@ -10,6 +10,9 @@
  *   errored                   -> <error type="<code>" message="<reason>">    (target, input or harness trouble)
  *   skipped / not-applicable  -> <skipped message="<reason>"/>
  *   passed / waived           -> no child (waived: property waived_by and the waiver in <system-out>)
+ * A scenario with no test in some environment (the embedded reference's production project runs a share,
+ * scenario/environment.ts) carries <property name="not_run_in" value="<environment>">; every <testsuite> says
+ * how many and why (property not_run_in_<environment>). Its verdict is that of the tests it had.
  *
  * Every text comes from the records and Playwright's JSON report, which the redacting reporter and the
  * recorder redacted before they were written; the post-run leak scan covers this file too.
@@ -58,10 +61,14 @@ export function junitKind(s: Pick<ScenarioOutcome, 'verdict'>, failOn: VerdictSu
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 const cut = (s: string): string => (s.length > MAX_MESSAGE_CHARS ? `${s.slice(0, MAX_MESSAGE_CHARS)}… (cut)` : s);
 
-function properties(s: ScenarioOutcome): string[] {
+/** Environment -> the scenarios it has no test of (test-tally.ts notRun): the production project's share. */
+type NotRun = ReadonlyMap<string, ReadonlySet<string>>;
+
+function properties(s: ScenarioOutcome, notRun: NotRun): string[] {
   const r = s.record;
   const props: [string, string][] = [
     ...s.clauses.map((c): [string, string] => ['clause', c]),
+    ...[...notRun].filter(([, ids]) => ids.has(s.id)).map(([env]): [string, string] => ['not_run_in', env]),
     ['verdict', s.verdict],
     ['level', s.level],
     ...(r.code ? [['code', r.code] as [string, string]] : []),
@@ -86,11 +93,11 @@ function details(s: ScenarioOutcome): string {
   return lines.join('\n');
 }
 
-function testcase(s: ScenarioOutcome, failOn: VerdictSummary['failOn']): string {
+function testcase(s: ScenarioOutcome, failOn: VerdictSummary['failOn'], notRun: NotRun): string {
   const kind = junitKind(s, failOn);
   const reason = s.reason ?? s.verdict;
   const open = `    <testcase classname="${xmlAttr(s.family)}" name="${xmlAttr(s.id)}" file="${xmlAttr(s.file)}" time="${seconds(s.durationMs)}">`;
-  const body = [`      <properties>`, ...properties(s), `      </properties>`];
+  const body = [`      <properties>`, ...properties(s, notRun), `      </properties>`];
   const type = s.record.code ?? s.verdict;
   if (kind === 'failure') body.push(`      <failure type="${xmlAttr(type)}" message="${xmlAttr(cut(reason))}">${xmlText(details(s))}</failure>`);
   if (kind === 'error') body.push(`      <error type="${xmlAttr(type)}" message="${xmlAttr(cut(reason))}">${xmlText(details(s))}</error>`);
@@ -137,9 +144,13 @@ export interface JunitOptions {
 export function junitXml(summary: VerdictSummary, options: JunitOptions = {}): string {
   const families = new Map<string, ScenarioOutcome[]>();
   for (const s of summary.scenarios) families.set(s.family, [...(families.get(s.family) ?? []), s]);
+  const envs = Object.entries(summary.tests?.environments ?? {});
+  const notRun: NotRun = new Map(envs.flatMap(([env, e]) => (e.notRun ? [[env, new Set(e.notRun.scenarios)]] : [])));
   const runProps: [string, string][] = [
     ['verdict', summary.overall],
     ['fail_on', summary.failOn],
+    // Once per environment that runs a share: how many scenarios it has no test of, and why.
+    ...envs.flatMap(([env, e]): [string, string][] => (e.notRun ? [[`not_run_in_${env}`, `${e.notRun.scenarios.length} scenario${e.notRun.scenarios.length === 1 ? '' : 's'}: ${e.notRun.reason}`]] : [])),
     ...Object.entries(options.properties ?? {}).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, v]])),
   ];
   const suites = [...families].map(([family, list]) => {
@@ -149,7 +160,7 @@ export function junitXml(summary: VerdictSummary, options: JunitOptions = {}): s
       '    <properties>',
       ...props,
       '    </properties>',
-      ...list.map((s) => testcase(s, summary.failOn)),
+      ...list.map((s) => testcase(s, summary.failOn, notRun)),
       '  </testsuite>',
     ].join('\n');
   });

@@ -63,7 +63,7 @@ export function readPlaywrightReport(file: string): JSONReport {
 const ANSI = /\u001b\[[0-9;]*m/g;
 export const stripAnsi = (s: string): string => s.replace(ANSI, '');
 
-/** One result per Playwright test: a scenario appears once per project (sandbox and production: twice). */
+/** One result per Playwright test: a scenario appears once per project that has it (sandbox, and production for its share). */
 export function testResults(report: JSONReport): ScenarioResult[] {
   const out: ScenarioResult[] = [];
   const walk = (suite: JSONReportSuite, titles: string[]): void => {
@@ -81,7 +81,7 @@ export function scenarioResults(report: JSONReport): ScenarioResult[] {
   return scenariosOf(testResults(report));
 }
 
-/** With several projects (the reference in sandbox and production mode) a scenario runs once per project. */
+/** With several projects (the reference in sandbox and production mode) a scenario runs once in each project that has it. */
 export function scenariosOf(tests: readonly ScenarioResult[]): ScenarioResult[] {
   return new Set(tests.map((t) => t.project)).size > 1 ? mergeProjects(tests) : [...tests];
 }

@@ -9,6 +9,7 @@ import { FtfError } from '../../shared/errors.js';
 import type { Capability } from '../target/types.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { loadClauseCatalogue, type Clause } from '../spec/clauses.js';
+import { namesEnvironment } from './environment.js';
 import { analyzeSteps, analyzeVars, BUILTIN_VARS, stepKind, type Analysis, type GroupInfo } from './semantic.js';
 import { readYaml, type YamlSource } from '../yaml/source.js';
 import { scenarioError, syntaxErrors } from './errors.js';
@@ -153,9 +154,11 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
   const doc = src.value as ScenarioDocument;
   const needs = new Set<Capability>(doc.needs ?? []);
   const levels: Array<'must' | 'should'> = [];
+  const environmentClauses: string[] = [];
   for (const clause of checkCovers(src, clauses, errors)) {
     clause.needs.forEach((n) => needs.add(n));
     levels.push(clause.level);
+    if (namesEnvironment(clause)) environmentClauses.push(clause.id);
   }
   const a: Analysis = { src, group: (n) => groups.info(n), groupNames: groups.names, errors };
   const scope = new Set<string>();
@@ -174,6 +177,7 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
     covers: doc.covers,
     tags: doc.tags ?? [],
     needs: [...needs].sort(),
+    environmentClauses,
     family,
     vars: doc.vars ?? {},
     steps: locateSteps(src, doc.steps, ['steps'], groups),

@@ -7,8 +7,9 @@
  * - grep: a regular expression searched in "<id>: <title> @<family> @<tags…>" (a broken file: the id/title it
  *   still carries, "scenario file is invalid: <path>", @<folder>, its tags, @invalid-scenario; a property
  *   test: "<id>: <title> @<tags…>"). So `--grep '^events\.scope:'` picks that scenario whether it loads or not.
- * - tag: one tag (leading @ optional), the family included (`--tag events` = the events folder), and
- *   `exclusive` for the scenarios scenario/isolation.ts runs alone on a shared target.
+ * - tag: one tag (leading @ optional), the family included (`--tag events` = the events folder),
+ *   `exclusive` for the scenarios scenario/isolation.ts runs alone on a shared target, and `production` for
+ *   the ones the embedded reference's production project runs (scenario/environment.ts).
  * - shard i/n: of what grep/tag kept, sorted by key (scenario id, property id, broken file path), the i-th of
  *   n contiguous slices (sizes differ by at most one). Every candidate lands in exactly one shard, so n
  *   shards together are the unsharded selection, broken files included.
@@ -20,6 +21,8 @@ import { basename, dirname, relative, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { PROPERTY_TESTS, type PropertyTest } from '../properties/catalogue.js';
 import { EXCLUSIVE_TAG, exclusiveReasons } from './isolation.js';
+import { PRODUCTION_TAG, productionReasons } from './environment.js';
+import type { Capability } from '../target/types.js';
 import type { ScenarioProblem, ScenarioSuite } from './load.js';
 import { loadScenarioSuiteOnce } from './suite-cache.js';
 import type { Scenario } from './types.js';
@@ -36,6 +39,8 @@ export interface ExtraTest {
   id: string;
   title: string;
   tags: readonly string[];
+  /** Capabilities it needs (a property test's `needs`): environment.ts reads them. */
+  needs?: readonly Capability[];
 }
 
 export interface Selected<T extends ExtraTest = ExtraTest> {
@@ -62,12 +67,25 @@ export function parseShard(shard: string): { index: number; total: number } {
 const bare = (tag: string): string => tag.replace(/^@/, '');
 const folderOf = (root: string, file: string): string => (dirname(file) === root ? 'misc' : basename(dirname(file)));
 
+/**
+ * The tags (without @) a scenario's test is declared with (specs/conformance.spec.ts): its family, its own
+ * tags, `exclusive` (isolation.ts) and `production` (environment.ts: the production project runs it).
+ */
+export function scenarioTestTags(s: Scenario): string[] {
+  return [...new Set([s.family, ...s.tags, ...(exclusiveReasons(s).length ? [EXCLUSIVE_TAG] : []), ...(productionReasons(s).length ? [PRODUCTION_TAG] : [])])];
+}
+
+/** The tags (without @) of a property test: its catalogue tags and `production` when environment.ts says so. */
+export function extraTestTags(x: ExtraTest): string[] {
+  const tags = x.tags.map(bare);
+  return [...new Set([...tags, ...(productionReasons({ needs: x.needs ?? [], tags }).length ? [PRODUCTION_TAG] : [])])];
+}
+
 /** The selection of `suite` (loaded from `root`) plus `extras` for the flags. Pure: no I/O. */
 export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 'scenarios' | 'problems'>, root: string, flags: SelectionFlags, extras: readonly T[] = []): Selected<T> {
   const candidates: Candidate[] = [
     ...suite.scenarios.map((s) => {
-      // The tags the test is declared with (specs/conformance.spec.ts): family, own tags, @exclusive.
-      const tags = [...new Set([s.family, ...s.tags, ...(exclusiveReasons(s).length ? [EXCLUSIVE_TAG] : [])])];
+      const tags = scenarioTestTags(s);
       return { key: s.id, text: `${s.id}: ${s.title} ${tags.map((t) => `@${t}`).join(' ')}`, tags, pick: (into: Selected<ExtraTest>) => void into.scenarios.push(s) };
     }),
     ...suite.problems.map((p) => {
@@ -77,7 +95,7 @@ export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 
       return { key: `${p.partial?.id ?? ''}\u0000${path}`, text: `${named ? `${named} ` : ''}scenario file is invalid: ${path} ${tags.map((t) => `@${t}`).join(' ')}`, tags, pick: (into: Selected<ExtraTest>) => void into.problems.push(p) };
     }),
     ...extras.map((x) => {
-      const tags = x.tags.map(bare);
+      const tags = extraTestTags(x);
       return { key: x.id, text: `${x.id}: ${x.title} ${tags.map((t) => `@${t}`).join(' ')}`, tags, pick: (into: Selected<ExtraTest>) => void into.extras.push(x) };
     }),
   ];

@@ -171,6 +171,8 @@ export interface Scenario {
   tags: string[];
   /** Declared needs united with the covered clauses' needs. */
   needs: Capability[];
+  /** The covered clauses whose catalogue entry names an environment (scenario/environment.ts namesEnvironment). */
+  environmentClauses: string[];
   family: string;
   vars: Record<string, unknown>;
   steps: LocatedStep[];
