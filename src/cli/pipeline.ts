@@ -18,6 +18,7 @@ import { writeJunit } from '../harness/report/junit.js';
 import { readPlaywrightReport, scenariosOf, testResults } from '../harness/report/scenario-results.js';
 import { tallyTests, type ProjectScopes, type TestTally } from '../harness/report/test-tally.js';
 import { projectScopeReason } from '../harness/scenario/environment.js';
+import { SHARED_PHASES } from '../harness/shared-phases.js';
 import { scenarioOutcome, summarize, type FailOn, type ScenarioOutcome, type VerdictSummary } from '../harness/report/verdicts.js';
 import { applyWaivers, defaultWaiversFile, loadWaivers, type Waiver } from '../harness/report/waivers.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
@@ -156,8 +157,11 @@ function countLines(s: VerdictSummary): string[] {
   const perEnv = envs.length > 1 ? ` (${envs.map(([e, x]) => `${e} ${x.total}`).join(', ')})` : '';
   const tests = `${plural(n.total, 'test')}${perEnv}: ${n.passed} passed, ${n.failed} failed, ${plural(n.warning, 'warning')}, ${n.errored} errored, ${n.skipped} skipped, ${n['not-applicable']} not applicable`;
   const partial = envs.some(([, e]) => e.notRun);
+  const phases = envs.length > 1 && envs.every(([e]) => (SHARED_PHASES as readonly string[]).includes(e));
   const why =
-    envs.length > 1
+    phases && n.total === t.total
+      ? 'one shared target: each scenario runs once, in one phase: shared (side by side) or exclusive (one at a time)'
+      : envs.length > 1
       ? `${partial ? 'a scenario runs once in each environment that has it (ONLY above)' : `each scenario runs once per environment (${envs.map(([e]) => e).join(', ')})`}; a scenario's verdict is its worst run, skipped only when every run skipped`
       : n.total === t.total
         ? 'one test per scenario'

@@ -9,6 +9,9 @@
  */
 import { EXCLUSIVE_TAG } from './scenario/isolation.js';
 
+/** The two phases of a run against one shared target: Playwright projects, not environments. */
+export const SHARED_PHASES = ['shared', 'exclusive'] as const;
+
 export interface PhaseProject {
   name?: string;
   grep?: RegExp;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { JSONReportTest } from '@playwright/test/reporter';
+import type { JSONReport, JSONReportTest } from '@playwright/test/reporter';
 import { NO_TEST_REASON, tallyTests } from '../../src/harness/report/test-tally.js';
 import { PRODUCTION_TAG, SANDBOX_ONLY_REASON, SCOPE_METADATA } from '../../src/harness/scenario/environment.js';
 import type { VerdictSummary } from '../../src/harness/report/verdicts.js';
@@ -65,6 +65,20 @@ describe('run: the console summary', () => {
     assert.equal(t.scenarios, verdicts.totals.total);
     assert.equal(t.passed + t.failed + t.warning + t.errored + t.skipped + t['not-applicable'], t.total);
     assert.deepEqual(Object.keys(t.environments), ['sandbox', 'production']);
+  });
+
+  test('against one shared target the two projects are named as phases, not environments', async () => {
+    const phased = twoProjects(() => undefined);
+    let i = 0;
+    const rename = (s: JSONReport['suites'][number]): void => {
+      for (const sp of s.specs) for (const t of sp.tests) t.projectName = i++ % 2 ? 'exclusive' : 'shared';
+      (s.suites ?? []).forEach(rename);
+    };
+    phased.suites.forEach(rename);
+    writeFileSync(join(reports, 'results.json'), JSON.stringify(phased));
+    const r = await cli('run', '--evaluate-only', '--no-report', '--target', profile(''));
+    assert.match(r.out, /one shared target: each scenario runs once, in one phase: shared \(side by side\) or exclusive \(one at a time\)/, r.out);
+    assert.doesNotMatch(r.out, /once per environment/);
   });
 
   test('names every skip reason with its count and where', async () => {
