@@ -10,6 +10,12 @@ const stages = [
   { name: 'lint', cmd: ['npx', 'eslint', '.', '--max-warnings=0'], count: single },
   { name: 'self-tests', cmd: ['node', 'scripts/run-self-tests.mjs'], count: fromTap('reports/self-tests.tap'), before: ['reports/self-tests.tap'] },
   { name: 'conformance (reference)', cmd: ['npx', 'playwright', 'test'], count: fromPlaywrightJson('reports/results.json'), before: ['reports/results.json'] },
+  // The reference as a sandbox without the control API (issue 13): the clock-less forms run, the rest skip with a reason.
+  {
+    name: 'conformance (no control)', cmd: ['npx', 'playwright', 'test', '--project', 'no-control'],
+    env: { FTF_NO_CONTROL: '1', FTF_REPORTS_DIR: 'reports/no-control' },
+    count: fromPlaywrightJson('reports/no-control/results.json'), before: ['reports/no-control/results.json'],
+  },
   // The fixed CI subset of the fault matrix (docs/mutation.md); each fault killed for the right reason is a pass.
   // The CI subset of the variant matrix (docs/variants-matrix.md): each conformant variant passed is a pass.
   { name: 'variants (ci subset)', cmd: ['node', 'bin/ftf-conformance.mjs', 'selftest', '--variants', '--subset', 'ci'], count: fromVariantsJson('reports/variants.json'), before: ['reports/variants.json'] },
@@ -26,7 +32,7 @@ for (const stage of stages) {
   for (const f of stage.before ?? []) rmSync(f, { force: true });
   console.log(`\n=== ${stage.name}: ${stage.cmd.join(' ')}`);
   const started = Date.now();
-  const r = spawnSync(stage.cmd[0], stage.cmd.slice(1), { stdio: 'inherit', env: process.env });
+  const r = spawnSync(stage.cmd[0], stage.cmd.slice(1), { stdio: 'inherit', env: { ...process.env, ...stage.env } });
   const status = r.status ?? 1;
   const c = stage.count(status);
   // A runner that exited non-zero but reported no failure (crash, config error) still counts as a failure.
