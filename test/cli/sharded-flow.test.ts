@@ -54,6 +54,7 @@ interface VerdictsFile {
   problems: string[];
   scenarios: Array<{ id: string; verdict: string; clauses: string[]; durationMs?: number; record: { har?: string } & Record<string, unknown> } & Record<string, unknown>>;
   clauses: Array<{ id: string; verdict: string; scenarios: string[] }>;
+  tests?: { total: number };
 }
 
 const readVerdicts = (reports: string): VerdictsFile => JSON.parse(readFileSync(join(reports, 'verdicts.json'), 'utf8')) as VerdictsFile;
