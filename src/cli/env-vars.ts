@@ -19,7 +19,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_TRANSPORT', text: "how the suite sends requests: `undici` (default, the undici transport inside the Playwright fixture, cheaper per request: docs/performance.md) or `playwright` (Playwright's `request` fixture); same recording and redaction either way" },
   { name: 'FTF_SPEC_DIR', text: 'folder with `ftf-interface-spec.md` and `clauses.yaml` (default: the installed package\'s own copy `dist/spec`, else `../shared/spec`; docs/package.md)' },
   { name: 'FTF_SPECS_DIR', text: 'scenario folder (default `specs/`)' },
-  { name: 'FTF_CACHE_DIR', text: 'where the parsed scenario catalogue is kept between runs (default `<os tmpdir>/ftf-conformance-cache-<uid>`, private to the user; `off`: parse at every run; scenario/suite-cache.ts)' },
+  { name: 'FTF_CACHE_DIR', text: 'where the parsed scenario catalogue and the target profiles that passed their check are kept between runs (default `<os tmpdir>/ftf-conformance-cache-<uid>`, private to the user; `off`: parse at every run; scenario/suite-cache.ts)' },
   { name: 'FTF_REPORTS_DIR', text: 'where reports are read and written (default `reports/`; for the installed package, `reports/` in the working directory)' },
   { name: 'FTF_SIGNING_KEY_FILE', text: 'Ed25519 private key (PKCS#8 PEM) for `certify` (same as `--key`)' },
   { name: 'FTF_KILL_GRACE_MS', text: "how long Playwright's process group gets to stop after a signal before it is killed (default 10000)" },
@@ -41,6 +41,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_REFERENCE_FAULT', text: 'the fault a `selftest` pass injects into the embedded reference', internal: true },
   { name: 'FTF_REFERENCE_EVENTS', text: 'synthetic events the embedded reference is seeded with', internal: true },
   { name: 'FTF_MUTATION_PLAN', text: 'the JSON plan file of a `selftest` pass', internal: true },
+  { name: 'FTF_HARNESS_DIGEST', text: 'the checkout and the code key of the harness, computed once per run for the cache entries (user-cache.ts)', internal: true },
   { name: 'FTF_PROFILES_CHECKED', text: 'digests of the target profiles this run already checked against the profile schema (target/validate.ts)', internal: true },
   { name: 'FTF_SCENARIO_CACHE', text: 'the scenario catalogue the run parsed once, for its workers (scenario/suite-cache.ts)', internal: true },
 ];

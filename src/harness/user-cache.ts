@@ -7,12 +7,14 @@
  * so another version of the harness never reads it.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from './repo-root.js';
 
 export const CACHE_DIR_ENV = 'FTF_CACHE_DIR';
+/** `<code key>:<checkout root>`: the key computed once per run, inherited by the processes a run starts. */
+export const CODE_KEY_ENV = 'FTF_HARNESS_DIGEST';
 
 /** The cache folder, or undefined when it is `off`, cannot be created, or is not this user's private folder. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -31,9 +33,15 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | undefin
 }
 
 let code: string | undefined;
-/** sha256 over every file under src/ and schemas/ of this checkout or package (path and bytes) and the V8 version. */
-export function codeKey(): string {
+/**
+ * sha256 over every file under src/ and schemas/ of this checkout or package (path and bytes) and the V8 version.
+ * Computed once per run: the first process hands it to the processes it starts (CODE_KEY_ENV, with the checkout
+ * root, so another checkout started from this one computes its own).
+ */
+export function codeKey(env: NodeJS.ProcessEnv = process.env): string {
   if (code !== undefined) return code;
+  const handed = /^([0-9a-f]{64}):(.*)$/s.exec(env[CODE_KEY_ENV] ?? '');
+  if (handed?.[1] !== undefined && handed[2] === REPO_ROOT) return (code = handed[1]);
   const hash = createHash('sha256').update(`node ${process.versions.v8}\0`);
   for (const top of ['src', 'schemas']) {
     const base = join(REPO_ROOT, top);
@@ -53,5 +61,13 @@ export function codeKey(): string {
     }
   }
   code = hash.digest('hex');
+  env[CODE_KEY_ENV] = `${code}:${REPO_ROOT}`;
   return code;
+}
+
+/** Writes a cache entry beside, then renames it: a reader (a worker, another run) sees the old entry or the new one, never half. */
+export function writeKept(file: string, data: string | NodeJS.ArrayBufferView): void {
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, data, { mode: 0o600 });
+  renameSync(partial, file);
 }

@@ -93,3 +93,19 @@ test('a later run (no FTF_SCENARIO_CACHE) reads the kept suite; FTF_CACHE_DIR=of
   assert.equal(cacheDir({ [CACHE_DIR_ENV]: shared }), undefined, 'a folder other users can write is not trusted');
   assert.equal(cacheDir({ [CACHE_DIR_ENV]: folder }), folder);
 });
+
+test('the code key is computed once per run: a child of the same checkout takes it from the parent, another checkout computes its own', () => {
+  const print = (digest: string | undefined): string => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', "import('./src/harness/user-cache.ts').then((m) => console.log(m.codeKey()))"], {
+      cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, FTF_HARNESS_DIGEST: digest },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+  };
+  const own = print(undefined);
+  assert.match(own, /^[0-9a-f]{64}$/);
+  const handed = 'a'.repeat(64);
+  assert.equal(print(`${handed}:${REPO_ROOT}`), handed, 'the parent\'s key is taken');
+  assert.equal(print(`${handed}:/some/other/checkout`), own, 'another checkout\'s key is not');
+  assert.equal(print('not-a-key'), own);
+});

@@ -19,10 +19,10 @@
  * process that wrote it exits.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cacheDir, codeKey } from '../user-cache.js';
+import { cacheDir, codeKey, writeKept } from '../user-cache.js';
 import { deserialize, serialize } from 'node:v8';
 import { FtfError, type ErrorLocation } from '../../shared/errors.js';
 import { specDir } from '../spec/clauses.js';
@@ -111,10 +111,7 @@ function writeCache(suite: ScenarioSuite, key: string, env: NodeJS.ProcessEnv, k
   const bytes = serialize(stored);
   if (kept) {
     try {
-      // Written beside, then renamed: a reader (a worker, another run) sees the old entry or the new one, never half.
-      const partial = `${kept}.${process.pid}.tmp`;
-      writeFileSync(partial, bytes, { mode: 0o600 });
-      renameSync(partial, kept);
+      writeKept(kept, bytes);
       env[SCENARIO_CACHE_ENV] = kept;
       return;
     } catch {

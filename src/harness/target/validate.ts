@@ -10,9 +10,9 @@
  * checked again wherever it is read and reports the same issues.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, codeKey } from '../user-cache.js';
+import { cacheDir, codeKey, writeKept } from '../user-cache.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { fileValidator } from '../schemas/ajv.js';
 import { fieldName, pointerSegments, type YamlSource } from '../yaml/source.js';
@@ -92,10 +92,7 @@ function keptChecks(env: NodeJS.ProcessEnv): { file: string; lines: string[] } |
 
 function keep(file: string, lines: string[]): void {
   try {
-    // Written beside, then renamed: a reader sees the old list or the new one, never half.
-    const partial = `${file}.${process.pid}.tmp`;
-    writeFileSync(partial, `${lines.join('\n')}\n`, { mode: 0o600 });
-    renameSync(partial, file);
+    writeKept(file, `${lines.join('\n')}\n`);
   } catch {
     // Not kept: the next run checks the profile again.
   }
