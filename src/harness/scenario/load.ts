@@ -168,6 +168,7 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
   if (usesClock && !needs.has('clock')) {
     errors.push(scenarioError("the scenario advances the clock but does not declare 'needs: [clock]'", src.locate(['needs']), 'add clock to needs so targets without a sandbox clock skip it'));
   }
+  const ownClockNeeds = [...new Set([...(doc.needs ?? []).filter((n) => CLOCK_CAPABILITIES.includes(n)), ...(usesClock ? ['clock' as const] : [])])];
   const family = doc.family ?? (dirname(src.file) === root ? 'misc' : basename(dirname(src.file)));
   const source = src.locate([]);
   return {
@@ -185,9 +186,8 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
     source: { file: source.file, line: 1, column: 1 },
     ...(doc.clockless_form !== undefined ? { clocklessForm: doc.clockless_form } : {}),
     ...(doc.no_clockless_form !== undefined ? { noClocklessForm: doc.no_clockless_form } : {}),
-    // What a clock-less form may leave behind of its clauses' needs (linkClocklessForms): only what it does not
-    // declare or use itself.
-    ...(doc.clockless_form === undefined ? { ownClockNeeds: [...new Set([...(doc.needs ?? []).filter((n) => CLOCK_CAPABILITIES.includes(n)), ...(usesClock ? ['clock' as const] : [])])] } : {}),
+    // Clock needs of its own, not its clauses': a scenario with them can be no clock-less form (linkClocklessForms).
+    ...(ownClockNeeds.length > 0 ? { ownClockNeeds } : {}),
   };
 }
 

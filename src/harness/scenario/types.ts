@@ -185,7 +185,7 @@ export interface Scenario {
   noClocklessForm?: string;
   /** Set on a clock-less form: the scenario it stands in for (it is not a test of its own). */
   formOf?: string;
-  /** `clock`/`funding` the scenario needs by its own declaration or clock steps (not by its clauses); set by the loader on scenarios without a form of their own. */
+  /** `clock`/`funding` the scenario needs by its own declaration or clock steps, not by its clauses (absent: none). */
   ownClockNeeds?: Capability[];
 }
 
