@@ -30,7 +30,7 @@ import { Redactor } from '../src/harness/http/redactor.js';
 import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/record-outcome.js';
 import { encodeOutcome } from '../src/harness/report/outcome.js';
 import { versionSink } from '../src/harness/report/implementation.js';
-import type { Exchange, ExchangeSink, RecordingSummary, Transport } from '../src/harness/http/types.js';
+import type { Exchange, RecordingSummary, Transport } from '../src/harness/http/types.js';
 import { loadScenarioSuiteOnce } from '../src/harness/scenario/suite-cache.js';
 import { schemaRegistry } from '../src/harness/schemas/registry.js';
 import type { SchemaRegistry } from '../src/harness/schemas/types.js';
@@ -78,7 +78,7 @@ interface TestFixtures {
  * sinks.ts): a long walk attaches its first, failing, sampled and last exchanges, plus `recording
  * summary.json` (what was only counted).
  */
-function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink & Pick<ExchangeBatches, 'mark' | 'stepFailed' | 'flush'> {
+function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeBatches {
   const attach = async (name: string, body: unknown): Promise<void> => {
     evidence.exchanges.push(name);
     await testInfo.attach(name, { body: JSON.stringify(body, null, 2), contentType: 'application/json' });
@@ -89,10 +89,7 @@ function attachmentSink(testInfo: TestInfo, evidence: Evidence): ExchangeSink & 
     many: (xs) => attach(`${id(xs[0] as Exchange)}–${id(xs[xs.length - 1] as Exchange)} (${xs.length} exchanges).json`, xs),
   });
   return {
-    onExchange: (x) => batches.onExchange(x),
-    mark: () => batches.mark(),
-    stepFailed: (mark) => batches.stepFailed(mark),
-    flush: () => batches.flush(),
+    ...batches,
     async onSummary(summary: RecordingSummary) {
       await testInfo.attach('recording summary.json', { body: JSON.stringify({ comment: summaryComment(summary), ...summary }, null, 2), contentType: 'application/json' });
     },
