@@ -9,7 +9,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
+import fc from 'fast-check';
 import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { FtfError } from '../../src/shared/errors.js';
 import { assertRunLeakFree, filesUnder, scanForLeaks } from '../../src/harness/report/leak-scan.js';
@@ -33,6 +35,54 @@ test('digests find every spelling of a secret, delimited, and nothing else', () 
   assert.equal(digests.find(`${SECRET}abc`).length, 0, 'a longer token is a different value');
   assert.equal(digests.find('nothing secret here').length, 0);
   assert.ok(!JSON.stringify(digests.toJSON()).includes(SECRET));
+});
+
+/**
+ * The scanner's rule written plainly (quadratic, as it was before the run-by-run scan): a spelling starts at a
+ * run's start or right after a separator, ends before anything but a letter, digit or underscore, lies inside
+ * a run of at most 8192 token characters, and the longest match at a start wins.
+ */
+function naiveFind(text: string, digests: ReadonlyMap<number, Set<string>>): Array<[number, number]> {
+  const token = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_\-.~+/=%\\]/.test(c);
+  const hits: Array<[number, number]> = [];
+  let i = 0;
+  while (i < text.length) {
+    let runStart = i;
+    while (runStart > 0 && token(text[runStart - 1])) runStart--;
+    let runEnd = i;
+    while (token(text[runEnd])) runEnd++;
+    const prev = text[i - 1];
+    const start = token(text[i]) && (i === runStart || '=:/.%+~\\'.includes(prev as string));
+    let matched = 0;
+    if (start && runEnd - runStart <= 8192) {
+      for (let e = i + 1; e <= runEnd; e++) {
+        const next = text[e];
+        if (next !== undefined && /[A-Za-z0-9_]/.test(next)) continue;
+        if (digests.get(e - i)?.has(createHash('sha256').update(text.slice(i, e), 'utf8').digest('hex'))) matched = e - i;
+      }
+    }
+    if (matched) {
+      hits.push([i, i + matched]);
+      i += matched;
+    } else i++;
+  }
+  return hits;
+}
+
+test('the run-by-run scan finds exactly what the plain rule finds (property)', () => {
+  const secrets = ['s3cr3t-V4lue', 'tok.en+/x=', 'AbCdEf'];
+  const all = secrets.flatMap((v) => spellingsOf(v));
+  const digests = new DigestSet(digestsOf(all));
+  const byLength = new Map<number, Set<string>>();
+  for (const { n, d } of digests.toJSON()) byLength.set(n, (byLength.get(n) ?? new Set()).add(d));
+  const piece = fc.oneof(fc.constantFrom(...all), fc.constantFrom(' ', '"', '=', '/', ':', '.', '%', '+', '\\', 'a', 'Z9', '_', '-', '&', 'é'), fc.string({ maxLength: 6 }));
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+      const text = parts.join('');
+      assert.deepEqual(digests.find(text), naiveFind(text, byLength));
+    }),
+    { numRuns: 400 },
+  );
 });
 
 test('announcements travel as one stdout chunk that the reporter strips', () => {

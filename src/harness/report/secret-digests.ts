@@ -133,24 +133,35 @@ export class DigestSet {
       nextEnd[k] = isEndCode(c) ? k : (nextEnd[k + 1] as number);
     }
     const hits: Array<[number, number]> = [];
+    // Run by run: candidates start where a run starts or right after a separator inside it.
     let i = 0;
-    let runTotal = 0;
     while (i < len) {
-      let matched = 0;
-      if (i === 0 || run[i - 1] === 0) runTotal = run[i] as number;
-      const limit = Math.min(run[i] as number, maxLen);
+      const r = run[i] as number;
+      if (r === 0) {
+        i++;
+        continue;
+      }
+      const runEnd = i + r;
       // A run of token characters longer than MAX_RUN is a blob (base64 data, bundled code): the leak scan
       // decodes blobs and searches the decoded text; a spelling inside raw blob text is not delimited anyway.
-      if (limit >= minLen && runTotal <= MAX_RUN && isStart(text, i)) {
-        for (let e = nextEnd[i + minLen] as number; e - i <= limit; e = nextEnd[e + 1] as number) {
-          const set = this.byLength.get(e - i);
-          if (set?.has(sha256(text.slice(i, e)))) matched = e - i;
+      if (r >= minLen && r <= MAX_RUN) {
+        let j = i;
+        while (j <= runEnd - minLen) {
+          let matched = 0;
+          if (j === i || START_AFTER[text.charCodeAt(j - 1)] === 1) {
+            const limit = Math.min(runEnd - j, maxLen);
+            for (let e = nextEnd[j + minLen] as number; e - j <= limit; e = nextEnd[e + 1] as number) {
+              const set = this.byLength.get(e - j);
+              if (set?.has(sha256(text.slice(j, e)))) matched = e - j;
+            }
+          }
+          if (matched) {
+            hits.push([j, j + matched]);
+            j += matched;
+          } else j++;
         }
       }
-      if (matched) {
-        hits.push([i, i + matched]);
-        i += matched;
-      } else i++;
+      i = runEnd;
     }
     return hits;
   }
@@ -169,13 +180,8 @@ export class DigestSet {
 }
 
 const MAX_RUN = 8192;
-const SEPARATORS = new Set(['=', ':', '/', '.', '%', '+', '~']);
-
-function isStart(text: string, i: number): boolean {
-  if (i === 0) return true;
-  const prev = text[i - 1] as string;
-  return !TOKEN_CHAR.test(prev) || SEPARATORS.has(prev) || prev === '\\';
-}
+/** Inside a run, a spelling may start right after one of these (`code=SECRET`, `a/SECRET`, a JSON escape). */
+const START_AFTER = new Uint8Array(128).map((_, c) => ('=:/.%+~\\'.includes(String.fromCharCode(c)) ? 1 : 0));
 
 
 /** Reads a digests file written by the redacting reporter (missing file: empty set). */
