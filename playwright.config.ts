@@ -49,7 +49,8 @@ export const REFERENCE_PROJECTS: Project[] = [
   { name: 'sandbox', metadata: { mode: 'sandbox', profile: 'fixtures/targets/reference.yaml' } },
   // `scope` marks the project trimmed by the rule of environment.ts (the reports name it for what it leaves out).
   // Its share is small and mostly the guard's skips: one worker, so one production-mode server start, not one per worker.
-  { name: 'production', grep: PRODUCTION_GREP, workers: 1, metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
+  // Its own entry file (specs/production.spec.ts) declares the guard's skips, so they never reach its worker.
+  { name: 'production', grep: PRODUCTION_GREP, workers: 1, testMatch: [`**/production.spec.${ext}`, `**/properties/*.spec.${ext}`], testIgnore: [], metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
   ...(process.env.FTF_NO_CONTROL === '1' ? [NO_CONTROL_PROJECT] : []),
 ];
 
@@ -80,6 +81,8 @@ const serial = shared
 export default defineConfig({
   testDir: 'specs',
   testMatch: `**/*.spec.${ext}`,
+  // The production project's entry (REFERENCE_PROJECTS): every other project declares the scenarios once, from conformance.spec.
+  testIgnore: `**/production.spec.${ext}`,
   fullyParallel: true,
   workers,
   timeout: testTimeoutMs(timeouts),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PROPERTY_TESTS } from '../../src/harness/properties/catalogue.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
+import { PRODUCTION_MUTATION_SKIP_REASON } from '../../src/harness/target/guard.js';
 import { namesEnvironment, PRODUCTION_GREP, PRODUCTION_TAG, productionReasons, projectScopeReason, SANDBOX_ONLY_REASON } from '../../src/harness/scenario/environment.js';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { extraTestTags, scenarioTestTags } from '../../src/harness/scenario/selection.js';
@@ -69,13 +70,35 @@ describe('environment scope: the production project', () => {
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FTF_')) env[k] = v;
     const r = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=list'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
-    // "  [production] › conformance.spec.ts:85:3 › token.api-key: title" (property tests: properties/<file>.spec.ts)
+    // "  [production] › scenario-tests.ts:85:3 › token.api-key: title" (where conformance.spec.ts and production.spec.ts
+    // declare them; property tests: properties/<file>.spec.ts)
     const lines = (project: string): string[] => r.stdout.split('\n').filter((l) => l.includes(`[${project}] › `));
-    const yamlIn = (project: string): string[] => lines(project).flatMap((l) => /conformance\.spec\.ts:\d+:\d+ › ([a-z0-9.-]+): /.exec(l)?.[1] ?? []).sort();
+    const yamlIn = (project: string): string[] => lines(project).flatMap((l) => /scenario-tests\.ts:\d+:\d+ › ([a-z0-9.-]+): /.exec(l)?.[1] ?? []).sort();
     const properties = (project: string): number => lines(project).filter((l) => l.includes('properties/')).length;
     assert.deepEqual(yamlIn('sandbox'), tests.map((s) => s.id).sort());
     assert.deepEqual(yamlIn('production'), tests.filter((s) => inProduction(s.id)).map((s) => s.id).sort());
     assert.equal(properties('sandbox'), PROPERTY_TESTS.length);
     assert.equal(properties('production'), PROPERTY_TESTS.filter((p) => extraTestTags(p).includes(PRODUCTION_TAG)).length);
+  });
+
+  it('the production guard\'s skips are declared (Playwright reports them without a worker); sandbox declares none', () => {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FTF_')) env[k] = v;
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], { cwd: REPO_ROOT, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    assert.equal(r.status, 0, r.stderr);
+    type Listed = { projectName: string; expectedStatus: string; annotations: Array<{ type: string; description?: string }> };
+    type Suite = { specs?: Array<{ tests: Listed[] }>; suites?: Suite[] };
+    const listed: Listed[] = [];
+    const walk = (s: Suite): void => {
+      for (const spec of s.specs ?? []) listed.push(...spec.tests);
+      for (const child of s.suites ?? []) walk(child);
+    };
+    for (const s of (JSON.parse(r.stdout) as { suites: Suite[] }).suites) walk(s);
+    const declared = (project: string): Map<string, string | undefined> => new Map(listed.filter((t) => t.projectName === project && t.expectedStatus === 'skipped').map((t) => [t.annotations.find((a) => a.type === 'scenario')?.description ?? '?', t.annotations.find((a) => a.type === 'skip')?.description]));
+    assert.equal(declared('sandbox').size, 0);
+    const mutating = tests.filter((s) => inProduction(s.id) && s.needs.includes('mutation')).map((s) => s.id).sort();
+    assert.ok(mutating.length > 0);
+    assert.deepEqual([...declared('production').keys()].sort(), mutating);
+    for (const reason of declared('production').values()) assert.equal(reason, PRODUCTION_MUTATION_SKIP_REASON);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Where a YAML scenario's test is shown: its scenario (the YAML file and the scenario's line in it), not the
- * line of specs/conformance.spec.ts that declares every scenario. The spec file names the scenario's file in
+ * line of specs/scenario-tests.ts that declares every scenario. The spec file names the scenario's file in
  * the `scenario-file` annotation (repository-relative, else absolute); a scenario is its whole file, so its
  * location is the file's start (Scenario.source in scenario/load.ts: line 1, column 1). The redacting reporter
  * applies it before any wrapped reporter sees the test; tests without the annotation (the fast-check

@@ -21,7 +21,7 @@ export function cliAllowsMutations(env: NodeJS.ProcessEnv = process.env): boolea
   return /^(1|true|yes)$/i.test(env.FTF_ALLOW_MUTATIONS?.trim() ?? '');
 }
 
-type GuardTarget = Pick<ResolvedTarget, 'environment' | 'allowMutations'>;
+export type GuardTarget = Pick<ResolvedTarget, 'environment' | 'allowMutations'>;
 
 /** True when writes to this target are refused: production without both opt-ins. */
 export function productionWritesRefused(target: GuardTarget, cliAllow: boolean): boolean {

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { GuardTarget } from './guard.js';
 import { timeoutsOf } from './bounds.js';
 import { readProfile } from './profile.js';
 import { resolveTarget, type ResolveOptions } from './resolve.js';
@@ -20,6 +21,23 @@ export function resolveTargetFile(env: NodeJS.ProcessEnv = process.env): string 
 
 export function loadTargetProfile(file: string = resolveTargetFile(), opts: ResolveOptions = {}): ResolvedTarget {
   return resolveTarget(readProfile(file), opts);
+}
+
+/** The embedded reference's production-mode profile (playwright.config.ts's `production` project). */
+export const REFERENCE_PRODUCTION_PROFILE = fileURLToPath(new URL('../../../fixtures/targets/reference-production.yaml', import.meta.url));
+
+/**
+ * What the production guard needs of a profile file (environment, allow_mutations), read through the pipeline's
+ * first step only, like profileTimeouts. Undefined when the file cannot be read or is invalid: then nothing is
+ * decided ahead of the run (the `target` fixture reports the profile's problem).
+ */
+export function profileGuard(file: string): GuardTarget | undefined {
+  try {
+    const raw = readProfile(file).raw;
+    return { environment: raw.environment, allowMutations: raw.allow_mutations ?? false };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

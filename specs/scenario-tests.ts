@@ -1,0 +1,147 @@
+/**
+ * The YAML scenarios as Playwright tests, declared by the entry files (conformance.spec.ts; production.spec.ts
+ * for the embedded reference's production project): loads every YAML scenario under specs/ and declares one
+ * test per scenario (tags: @family + tags; one `clause` annotation per covered clause; Allure
+ * epic/feature/story and a description with the covered clauses' wording). A broken scenario file becomes a
+ * failing test carrying the loader's message, so the other scenarios still run. Only what the selection
+ * (FTF_SELECT_GREP/TAG/SHARD from `run --grep/--tag/--shard`, scenario/selection.ts) picks is declared.
+ *
+ * The production guard's skip is declared here when the entry knows its target's environment from the profile
+ * file (`guard`): a test declared skipped never reaches a worker (Playwright reports it at once), so a
+ * production target does not start a worker, open the target and set up fixtures only to skip ~40 mutating
+ * scenarios. The `productionGuard` fixture (fixtures.ts) stays: it decides whatever was not declared.
+ */
+import { dirname, isAbsolute, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NotApplicable } from '../src/harness/engine/errors.js';
+import { runScenario } from '../src/harness/engine/run.js';
+import * as allure from 'allure-js-commons';
+import { allureMetadataFor } from '../src/harness/report/allure.js';
+import { encodeOutcome } from '../src/harness/report/outcome.js';
+import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/report/record-outcome.js';
+import { redactError } from '../src/harness/report/redact-error.js';
+import { FtfError } from '../src/shared/errors.js';
+import { describeProblem } from '../src/harness/scenario/load.js';
+import { loadSelection, scenarioTestTags, selectionFromEnv } from '../src/harness/scenario/selection.js';
+import { missingRoles, missingRolesReason, scenarioRoles } from '../src/harness/scenario/roles.js';
+import { targetView } from '../src/harness/engine/target-view.js';
+import { missingCapabilities } from '../src/harness/target/capabilities.js';
+import type { ResolvedTarget } from '../src/harness/target/types.js';
+import type { Scenario } from '../src/harness/scenario/types.js';
+import { CLOCK_CAPABILITIES } from '../src/harness/scenario/load.js';
+import { test as plainTest } from '@playwright/test';
+import { testTimeoutMs } from '../src/harness/target/bounds.js';
+import { test } from './fixtures.js';
+import { cliAllowsMutations, mutationSkipReason, type GuardTarget } from '../src/harness/target/guard.js';
+import { REPO_ROOT } from '../src/harness/repo-root.js';
+import { loadClauseCatalogue } from '../src/harness/spec/clauses.js';
+
+const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
+const SCENARIO_DIR = process.env.FTF_SPECS_DIR ?? SPECS_DIR;
+
+/** The scenario's YAML path as reports show it: repository-relative (specs/<family>/<name>.yaml), else absolute. */
+function yamlPath(file: string): string {
+  const rel = relative(REPO_ROOT, file).split('\\').join('/');
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+/**
+ * Which scenario runs: the scenario itself, or on a target lacking only clock/funding its clock-less form
+ * (`clockless_form`, issue 13), whose own needs then decide. `via` names the form for the report.
+ */
+function chooseForm(scenario: Scenario, byId: ReadonlyMap<string, Scenario>, target: Pick<ResolvedTarget, 'capabilities'>): { run: Scenario; missing: string[]; via?: string } {
+  const missing = missingCapabilities(target, scenario.needs);
+  const form = scenario.clocklessForm === undefined ? undefined : byId.get(scenario.clocklessForm);
+  if (!form || missing.length === 0 || !missing.every((m) => CLOCK_CAPABILITIES.includes(m))) return { run: scenario, missing };
+  const formMissing = missingCapabilities(target, form.needs);
+  return { run: form, missing: formMissing.length ? [...missing.map((m) => `${m} (clock form)`), ...formMissing.map((m) => `${m} (clock-less form ${form.id})`)] : [], via: form.id };
+}
+
+/** `guard`: the target's environment and allow_mutations, when the entry file knows them from the profile. */
+export function declareScenarioTests(guard?: GuardTarget): void {
+  // The CLI's --grep/--tag/--shard (src/harness/scenario/selection.ts, the one selection `list` shows too):
+  // only the selected scenarios and broken files are declared.
+  const suite = loadSelection(SCENARIO_DIR, selectionFromEnv(process.env));
+  // The clauses' wording for each test's Allure description (the one catalogue loader, spec/clauses.ts).
+  const catalogue = loadClauseCatalogue();
+  const cliAllow = cliAllowsMutations();
+
+  // Declared on Playwright's plain `test`: an invalid file is reported as invalid (file:line:col) without
+  // waiting for the `target` fixture, whose server start may itself fail or time out.
+  for (const problem of suite.problems) {
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern as the first argument
+    plainTest(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'], annotation: [{ type: 'scenario-file', description: yamlPath(problem.file) }] }, ({}, testInfo) => {
+      const typed = problem.errors[0] ?? new FtfError('FTF_E_SCENARIO_INVALID', describeProblem(problem));
+      const record = outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] });
+      testInfo.annotations.push(encodeOutcome(record));
+      const error = new Error(describeProblem(problem));
+      stampOutcome(error, record);
+      throw error;
+    });
+  }
+
+  const byId = new Map(suite.scenarios.map((s) => [s.id, s]));
+
+  // A clock-less form is no test of its own: it runs inside the test of the scenario it stands in for.
+  for (const scenario of suite.scenarios.filter((s) => s.formOf === undefined)) {
+    const allureMeta = allureMetadataFor({
+      id: scenario.id,
+      title: scenario.title,
+      family: scenario.family,
+      clauses: scenario.covers,
+      tags: scenario.tags,
+      level: scenario.level,
+      ...(scenario.description !== undefined ? { description: scenario.description } : {}),
+    }, catalogue);
+    // The guard's reason when it is known now (the same function as the productionGuard fixture's): declared skipped.
+    const guardSkip = guard ? mutationSkipReason(guard, scenario.needs, cliAllow) : undefined;
+    test(
+      `${scenario.id}: ${scenario.title}`,
+      {
+        // @exclusive: runs alone on a shared target (isolation.ts); @production: the embedded reference's production
+        // project runs it (environment.ts). Both derived, in playwright.config.ts's projects.
+        tag: scenarioTestTags(scenario).map((t) => `@${t}`),
+        annotation: [
+          ...(guardSkip ? [{ type: 'skip', description: guardSkip }] : []),
+          ...scenario.covers.map((id) => ({ type: 'clause', description: id })),
+          { type: 'scenario', description: scenario.id },
+          { type: 'scenario-file', description: yamlPath(scenario.source.file) },
+          ...allureMeta.annotations,
+        ],
+      },
+      async ({ target, engine, checks, evidence }, testInfo) => {
+        const { run, missing, via } = chooseForm(scenario, byId, target);
+        const noForm = scenario.noClocklessForm !== undefined && missing.some((m) => m === 'clock' || m === 'funding') ? `; no clock-less form: ${scenario.noClocklessForm}` : '';
+        test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}${noForm}`);
+        if (via) testInfo.annotations.push({ type: 'form', description: `clock-less form ${via} (the target has no clock control)` });
+        // A role the profile leaves out (no fractional-minimum product, no entities...) is the target's shape, not a failure.
+        const absent = missingRoles(targetView(target), scenarioRoles(run));
+        test.skip(absent.length > 0, `${via ? `clock-less form ${via}: ` : ''}${missingRolesReason(absent)}`);
+        // The engine stops the scenario at scenario_ms, naming the step; Playwright's timeout is the outer net.
+        test.setTimeout(testTimeoutMs(target.timeouts));
+        // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
+        for (const l of allureMeta.links) await allure.link(l.url, l.name, l.type);
+        // The one place a scenario's outcome is written, as data (src/harness/report/outcome.ts).
+        const context = { covers: scenario.covers, evidence, checks };
+        try {
+          await runScenario(run, engine);
+          testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
+        } catch (error) {
+          // Errors raised outside a step (the engine's own) leave redacted too (steps redact in fixtures.ts),
+          // before the outcome record is built from them.
+          redactError(error, (text) => engine.redact?.(text) ?? text);
+          // A `skip_if` that held: the target lacks what the scenario needs; skipped with the reason, never failed.
+          if (error instanceof NotApplicable) test.skip(true, error.message);
+          const record = outcomeFromError(error, context);
+          testInfo.annotations.push(encodeOutcome(record));
+          stampOutcome(error, record);
+          throw error;
+        } finally {
+          for (const w of checks.filter((c) => !c.passed && c.severity === 'should')) {
+            testInfo.annotations.push({ type: 'warning', description: `[${w.check}] ${w.message}` });
+          }
+        }
+      },
+    );
+  }
+}
