@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, type TestInfo } from '@playwright/test';
+import { _baseTest, request as apiRequest, type APIRequestContext, type TestInfo } from '@playwright/test';
 import { createAuthClient } from '../src/harness/auth/client.js';
 import type { CheckResult } from '../src/harness/checks/types.js';
 import type { EngineContext } from '../src/harness/engine/types.js';
@@ -151,6 +151,24 @@ async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location:
     throw e;
   }
 }
+
+/**
+ * The base is Playwright's root test type, without the browser fixtures of `@playwright/test`'s `test`: those
+ * include auto fixtures (trace recording, context configuration, the worker's browser options) that every test
+ * would set up and tear down for nothing here (no browser, traces off), each as a step with a captured stack.
+ * `request` is the same APIRequestContext the browser fixtures would give (`playwright.request.newContext()`).
+ */
+const base = _baseTest.extend<{ request: APIRequestContext }>({
+  // eslint-disable-next-line no-empty-pattern
+  request: async ({}, use) => {
+    const context = await apiRequest.newContext();
+    try {
+      await use(context);
+    } finally {
+      await context.dispose();
+    }
+  },
+});
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   opened: [
