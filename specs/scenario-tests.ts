@@ -29,7 +29,7 @@ import { missingCapabilities } from '../src/harness/target/capabilities.js';
 import type { ResolvedTarget } from '../src/harness/target/types.js';
 import type { Scenario } from '../src/harness/scenario/types.js';
 import { CLOCK_CAPABILITIES } from '../src/harness/scenario/load.js';
-import { test as plainTest } from '@playwright/test';
+import { _baseTest as plainTest } from '@playwright/test';
 import { testTimeoutMs } from '../src/harness/target/bounds.js';
 import { test } from './fixtures.js';
 import { cliAllowsMutations, mutationSkipReason, type GuardTarget } from '../src/harness/target/guard.js';
