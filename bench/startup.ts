@@ -176,7 +176,10 @@ export async function suitePair(baselineDir: string, rounds = 3): Promise<SuiteP
     const reports = mkdtempSync(join(tmpdir(), 'ftf-suite-'));
     try {
       // 0 conformant; 1 is a non-conformant verdict (e.g. a flaky scenario on a busy machine): timed all the same.
-      return expectExit(`npm run conformance in ${dir}`, await timeProcess([join(dir, 'bin/ftf-conformance.mjs'), 'run'], cleanEnv({ FTF_REPORTS_DIR: reports }), dir), [0, 1]);
+      const r = expectExit(`npm run conformance in ${dir}`, await timeProcess([join(dir, 'bin/ftf-conformance.mjs'), 'run'], cleanEnv({ FTF_REPORTS_DIR: reports }), dir), [0, 1]);
+      // Untimed: the background Allure build must neither share the next round's CPU nor lose its folder mid-write.
+      await backgroundReportDone(reports);
+      return r;
     } finally {
       rmSync(reports, { recursive: true, force: true });
     }
