@@ -8,7 +8,7 @@ import { parseCli, UsageError } from '../../src/reference/cli-args.js';
 import { DEFAULT_DATA_DIR, loadReferenceData } from '../../src/reference/data/load.js';
 import { generateSecrets } from '../../src/reference/data/secrets.js';
 import { EVENT_TYPES } from '../../src/reference/data/types.js';
-import { isoWithOffset, zonedToUtc } from '../../src/reference/domain/dates.js';
+import { isoWithOffset, offsetMinutes, zonedToUtc } from '../../src/reference/domain/dates.js';
 import { CursorCodec } from '../../src/reference/domain/events/cursor.js';
 import { EventStore } from '../../src/reference/domain/events/store.js';
 import { createFaults } from '../../src/reference/faults.js';
@@ -59,6 +59,17 @@ describe('faults', () => {
 });
 
 describe('dates', () => {
+  it('offsets change exactly at a transition (kept per quarter hour, so never across one)', () => {
+    const t = Date.parse('2026-03-29T01:00:00Z'); // Europe/London: GMT -> BST
+    assert.equal(offsetMinutes(t - 1, 'Europe/London'), 0);
+    assert.equal(offsetMinutes(t, 'Europe/London'), 60);
+    assert.equal(offsetMinutes(t - 1, 'Europe/London'), 0, 'the second read (from the kept value) agrees');
+    const lh = Date.parse('2026-04-04T15:00:00Z'); // Australia/Lord_Howe: +11:00 -> +10:30 (a half-hour step)
+    assert.equal(offsetMinutes(lh - 1, 'Australia/Lord_Howe'), 660);
+    assert.equal(offsetMinutes(lh, 'Australia/Lord_Howe'), 630);
+    assert.equal(offsetMinutes(Date.parse('2026-01-01T00:00:00Z'), 'Asia/Kathmandu'), 345);
+  });
+
   it('converts wall-clock cut-offs across DST', () => {
     assert.equal(new Date(zonedToUtc('2026-03-02', '11:00', 'Europe/London')).toISOString(), '2026-03-02T11:00:00.000Z');
     assert.equal(new Date(zonedToUtc('2026-04-01', '11:00', 'Europe/London')).toISOString(), '2026-04-01T10:00:00.000Z');

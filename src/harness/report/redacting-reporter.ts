@@ -61,6 +61,7 @@ const MAX_ATTACHMENT_BYTES = 64 * 1024 * 1024;
 export default class RedactingReporter implements ReporterV2 {
   private readonly digests: DigestSet;
   private readonly digestsFile: string | undefined;
+  private mergedEarlier = false;
   private readonly inner: Promise<ReporterV2[]>;
   private reporters: ReporterV2[] = [];
   /** Callbacks that arrived before the inner reporters existed, in order. */
@@ -240,10 +241,13 @@ export default class RedactingReporter implements ReporterV2 {
   private saveDigests(): void {
     if (!this.digestsFile) return;
     mkdirSync(dirname(this.digestsFile), { recursive: true });
-    // Merged with what an earlier shard of the same run may have left (same reports folder).
-    const all = readDigestFile(this.digestsFile);
-    all.add(this.digests.toJSON());
-    writeFileSync(this.digestsFile, JSON.stringify(all.toJSON()));
+    // Merged once with what an earlier shard of the same run may have left (same reports folder); after that
+    // the set holds it all, so each announcement writes the file without reading it back.
+    if (!this.mergedEarlier) {
+      this.digests.add(readDigestFile(this.digestsFile).toJSON());
+      this.mergedEarlier = true;
+    }
+    writeFileSync(this.digestsFile, JSON.stringify(this.digests.toJSON()));
   }
 
   /** Like Playwright's multiplexer: one failing reporter does not stop the others; its error is reported (redacted). */

@@ -46,8 +46,26 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Offset of `tz` from UTC at instant `ms`, in minutes (positive east of Greenwich). */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const offsets = new Map<string, number>();
+
+/**
+ * Offset of `tz` from UTC at instant `ms`, in minutes (positive east of Greenwich). Kept per zone and quarter
+ * hour (zone offsets change only on quarter-hour boundaries): Intl's formatToParts is slow, and every
+ * indication, holding and cut-off asks for offsets.
+ */
 export function offsetMinutes(ms: number, tz: string): number {
+  const key = `${tz}|${Math.floor(ms / QUARTER_HOUR_MS)}`;
+  let off = offsets.get(key);
+  if (off === undefined) {
+    if (offsets.size >= 10_000) offsets.clear();
+    off = computeOffsetMinutes(ms, tz);
+    offsets.set(key, off);
+  }
+  return off;
+}
+
+function computeOffsetMinutes(ms: number, tz: string): number {
   const parts: Record<string, number> = {};
   for (const p of formatter(tz).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   const asUtc = Date.UTC(parts.year ?? 0, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
