@@ -10,8 +10,8 @@
  * - test `wire`: the raw transport of the test (FTF_TRANSPORT, src/harness/http/transport-choice.ts): the undici
  *   transport by default, or Playwright's `request` fixture with FTF_TRANSPORT=playwright. `engine` and the
  *   property fixtures wrap it in the same write guard, recorder and redaction whichever it is.
- * - test `engine`: an EngineContext whose transport records every exchange (redacted) as attachments (passing
- *   ones in batches, failing ones alone: attachmentSink), whose auth client caches tokens per test, and whose steps are boxed test.steps.
+ * - test `engine`: an EngineContext whose transport records every exchange (redacted) as attachments (in
+ *   batches, those without a response or with a 5xx alone: attachmentSink), whose auth client caches tokens per test, and whose steps are boxed test.steps.
  */
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
@@ -71,8 +71,8 @@ interface TestFixtures {
 
 /**
  * Attaches the redacted exchanges to the running step as JSON (each exchange's `curl` field is the reproducing
- * command); allure-playwright picks them up. Passing exchanges go in batches (exchangeBatches, sinks.ts: up to
- * 50 per attachment, `NN–MM (k exchanges).json`, a JSON array), failing ones and a failing step's last
+ * command); allure-playwright picks them up. Exchanges go in batches (exchangeBatches, sinks.ts: up to
+ * 50 per attachment, `NN–MM (k exchanges).json`, a JSON array), exchanges without a response or with a 5xx and a failing step's last
  * exchanges one per attachment (`NN <label>.json`): each attach is a Playwright step with a captured stack,
  * sent to the runner and written by every reporter. It sits behind the bounded recording (boundedRecording,
  * sinks.ts): a long walk attaches its first, failing, sampled and last exchanges, plus `recording

@@ -120,7 +120,8 @@ export function declareScenarioTests(guard?: GuardTarget): void {
         // The engine stops the scenario at scenario_ms, naming the step; Playwright's timeout is the outer net.
         test.setTimeout(testTimeoutMs(target.timeouts));
         // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
-        for (const l of allureMeta.links) await allure.link(l.url, l.name, l.type);
+        // One runtime message for all of them (each message is an attachment, i.e. a Playwright step).
+        if (allureMeta.links.length) await allure.links(...allureMeta.links);
         // The one place a scenario's outcome is written, as data (src/harness/report/outcome.ts).
         const context = { covers: scenario.covers, evidence, checks };
         try {

@@ -146,17 +146,18 @@ describe('exchangeBatches', () => {
     assert.deepEqual(log, ['1,2', '3,4']);
   });
 
-  it('writes a failing exchange (status >= 400, no response) on its own at once, after what was pending', async () => {
+  it('writes an exchange without a response or with a 5xx on its own at once, after what was pending; a 4xx is batched', async () => {
     const { log, writer } = writes();
-    const b = exchangeBatches(writer, bounds);
+    const b = exchangeBatches(writer, { count: 10, chars: 1_000_000, tail: 2 });
     await b.onExchange(exchange(1));
-    await b.onExchange(exchange(2));
-    await b.onExchange(exchange(3, 404));
+    await b.onExchange(exchange(2, 404));
+    await b.onExchange(exchange(3, 500));
     const { response: _, ...noResponse } = exchange(4);
     await b.onExchange({ ...noResponse, error: { code: 'FTF_E_TARGET_TIMEOUT', message: 'timed out' } });
-    await b.onExchange(exchange(5));
+    await b.onExchange(exchange(5, 409));
+    await b.onExchange(exchange(6));
     await b.flush();
-    assert.deepEqual(log, ['1,2', '3', '4', '5']);
+    assert.deepEqual(log, ['1,2', '3', '4', '5,6']);
   });
 
   it('a failing step: what was pending as a batch, then the step\'s last `tail` exchanges one by one', async () => {

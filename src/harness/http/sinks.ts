@@ -2,7 +2,7 @@
  * Exchange sinks provided with the recorder: an in-memory one (tests, engine assertions on traffic), a HAR
  * 1.2 file streamed to disk entry by entry (closed at flush()), the bounded recording that sits in front
  * of the report sinks so a walk of a million events writes a bounded report, and the batches that group
- * passing exchanges into one attachment each (failing ones stay on their own). Exchanges arrive already
+ * exchanges into one attachment each (those without a response or with a 5xx stay on their own). Exchanges arrive already
  * redacted (the recorder is the one redaction point); sinks never see raw secrets.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -100,6 +100,12 @@ export interface BoundedRecording extends ExchangeSink {
 }
 
 const failing = (x: Exchange): boolean => x.response === undefined || x.error !== undefined || x.response.status >= 400;
+/**
+ * What a batch never hides: no response, or a server error. A 4xx is routine here (error-contract scenarios
+ * and races send requests the spec refuses, dozens per test): it is batched like a 2xx, and a step that fails
+ * on one still gets its last exchanges on their own (stepFailed).
+ */
+const standsAlone = (x: Exchange): boolean => x.response === undefined || x.error !== undefined || x.response.status >= 500;
 const chars = (x: Exchange): number => (x.request.body?.length ?? 0) + (x.response?.bodyText.length ?? 0);
 const MAX_LABELS = 20;
 
@@ -231,7 +237,7 @@ export interface ExchangeBatches extends ExchangeSink {
 /**
  * Groups passing exchanges so that a test of N exchanges costs about N / count writes, not N (each attachment
  * is a Playwright step with a captured stack, an IPC message and a file for every reporter: docs/performance.md).
- * Every failing exchange (no response, status >= 400) is written on its own at once, after what was pending;
+ * Every exchange without a response or with a 5xx is written on its own at once, after what was pending (4xx go in batches);
  * when a step fails, what is pending is written first and the step's last `tail` exchanges (the one it failed
  * on is the last: a step stops at its first failing check) on their own, so the evidence of a failure stays
  * individually visible. A batch of one is written as one. Holds at most one batch (plus one exchange) in memory.
@@ -254,7 +260,7 @@ export function exchangeBatches(writer: BatchWriter, bounds: BatchBounds = DEFAU
   return {
     async onExchange(x) {
       seq++;
-      if (failing(x)) {
+      if (standsAlone(x)) {
         await flush();
         await writer.one(x);
         return;
