@@ -2,10 +2,13 @@
  * `npm run bench`: every benchmark of docs/performance.md, one after the other, each printing its detail
  * lines, then one summary table of every figure as a ratio against the baseline it names (measured in the
  * same run), with the load average at start and end. Select some by name; `--quick` reduces repetitions:
- *   npx tsx bench/run-all.ts [--quick] [validation] [overhead] [scale] [suite] [real-path] [walk] [startup] [per-request]
+ *   npx tsx bench/run-all.ts [--quick] [--baseline DIR] [validation] [overhead] [scale] [suite] [real-path] [walk] [startup] [per-request]
+ * `--baseline DIR` (a checkout of the code to compare with, with its node_modules): the full suite is timed paired
+ * with it (startup); without it that figure is printed as skipped.
  * A new benchmark exports a `Benchmark` (bench/lib/summary.ts) and is added to BENCHMARKS below.
  */
 import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { overheadBenchmark } from './engine-overhead.js';
 import { perRequestBenchmark } from './per-request.js';
 import { realPathBenchmark } from './real-path.js';
@@ -20,16 +23,19 @@ const BENCHMARKS: Benchmark[] = [validationBenchmark, overheadBenchmark, scaleBe
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-const names = args.filter((a) => a !== '--quick');
+const at = args.indexOf('--baseline');
+const baseline = at >= 0 ? args[at + 1] : undefined;
+if (at >= 0 && !baseline) throw new Error('--baseline needs a folder (a checkout with its node_modules)');
+const names = args.filter((a, i) => a !== '--quick' && i !== at && i !== at + 1);
 const known = BENCHMARKS.map((b) => b.name);
 for (const n of names) if (!known.includes(n)) throw new Error(`unknown benchmark ${n} (known: ${known.join(', ')}; flag: --quick)`);
 const chosen = names.length ? BENCHMARKS.filter((b) => names.includes(b.name)) : BENCHMARKS;
 
 const start = loadavg();
-console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${start.map((l) => l.toFixed(1)).join(' ')}${quick ? ', --quick (reduced repetitions)' : ''}`);
+console.log(`node ${process.version}, ${cpus().length} CPUs, load average ${start.map((l) => l.toFixed(1)).join(' ')}${quick ? ', --quick (reduced repetitions)' : ''}${baseline ? `, baseline ${resolve(baseline)}` : ''}`);
 const rows: Figure[] = [];
 for (const b of chosen) {
   console.log(`\n--- ${b.name}`);
-  rows.push(...(await b.run({ quick })));
+  rows.push(...(await b.run({ quick, ...(baseline ? { baseline: resolve(baseline) } : {}) })));
 }
 printSummary(rows, { start, end: loadavg() });

@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
 import { specDir } from '../src/harness/spec/clauses.js';
 import { median, startServerChild } from './lib/children.js';
-import type { Benchmark } from './lib/summary.js';
+import type { Benchmark, Figure } from './lib/summary.js';
 
 export interface ProcessTime {
   wallMs: number;
@@ -148,14 +148,20 @@ export function printStartup(r: StartupResult): void {
 /** run-all's entry: the one-scenario run against the bare script, whole processes (3 rounds; --quick 1). */
 export const startupBenchmark: Benchmark = {
   name: 'startup',
-  async run({ quick }) {
+  async run({ quick, baseline }) {
     const r = await startup(quick ? 1 : 3);
     printStartup(r);
     const ms = (xs: ProcessTime[], k: 'wallMs' | 'cpuMs'): string => `${medianOf(xs, k).toFixed(0)} ms`;
-    return [
+    const figures: Figure[] = [
       { benchmark: 'startup', figure: 'one-scenario run, whole process, wall', ratio: r.ratio, against: 'bare undici script', goal: '<= 3', detail: `${ms(r.tool, 'wallMs')} vs ${ms(r.bare, 'wallMs')}` },
       { benchmark: 'startup', figure: 'one-scenario run, whole process, CPU', ratio: r.cpuRatio, against: 'bare undici script', goal: '<= 3', detail: `${ms(r.tool, 'cpuMs')} vs ${ms(r.bare, 'cpuMs')}` },
     ];
+    const suite = { benchmark: 'startup', figure: 'full npm run conformance (embedded reference), paired', against: 'the --baseline checkout', goal: '<= 0.5' };
+    if (!baseline) return [...figures, { ...suite, detail: '', skipped: 'needs --baseline DIR (a checkout of the code to compare with, with its node_modules)' }];
+    const pair = await suitePair(baseline, quick ? 1 : 3);
+    printSuitePair(pair, baseline);
+    const s = (xs: ProcessTime[]): string => `${(medianOf(xs, 'wallMs') / 1000).toFixed(1)} s`;
+    return [...figures, { ...suite, ratio: pair.ratio, detail: `${s(pair.current)} vs ${s(pair.baseline)} (medians of ${pair.current.length})` }];
   },
 };
 

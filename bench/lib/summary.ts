@@ -22,6 +22,8 @@ export interface Figure {
 export interface BenchOptions {
   /** Reduced repetitions (`--quick`): the figures are noisier, the run much shorter. */
   quick: boolean;
+  /** Another checkout (with its node_modules) to pair with where a figure is "before vs after" (`--baseline DIR`). */
+  baseline?: string;
 }
 
 /** One entry of run-all's list: prints its own detail lines while it runs and returns its figures. */
