@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { _baseTest, request as apiRequest, type APIRequestContext, type TestInfo } from '@playwright/test';
+import { _baseTest, request as apiRequest, test as playwrightTest, type APIRequestContext, type TestInfo, type TestType } from '@playwright/test';
 import { createAuthClient } from '../src/harness/auth/client.js';
 import type { CheckResult } from '../src/harness/checks/types.js';
 import type { EngineContext } from '../src/harness/engine/types.js';
@@ -153,22 +153,28 @@ async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location:
 }
 
 /**
- * The base is Playwright's root test type, without the browser fixtures of `@playwright/test`'s `test`: those
- * include auto fixtures (trace recording, context configuration, the worker's browser options) that every test
- * would set up and tear down for nothing here (no browser, traces off), each as a step with a captured stack.
- * `request` is the same APIRequestContext the browser fixtures would give (`playwright.request.newContext()`).
+ * The base. With the default undici transport: Playwright's root test type, without the browser fixtures of
+ * `@playwright/test`'s `test`, whose auto fixtures (trace recording, context configuration, the worker's browser
+ * options) every test would set up and tear down for nothing (no browser, traces off), each as a step with a
+ * captured stack. With FTF_TRANSPORT=playwright: Playwright's own `test`, so its `request` fixture is exactly
+ * Playwright's (API calls shown as steps, with their call logs, behind the redacting reporter).
  */
-const base = _baseTest.extend<{ request: APIRequestContext }>({
-  // eslint-disable-next-line no-empty-pattern
-  request: async ({}, use) => {
-    const context = await apiRequest.newContext();
-    try {
-      await use(context);
-    } finally {
-      await context.dispose();
-    }
-  },
-});
+type Base = TestType<{ request: APIRequestContext }, object>;
+const base: Base =
+  transportKind() === 'playwright'
+    ? (playwrightTest as unknown as Base)
+    : _baseTest.extend<{ request: APIRequestContext }>({
+        // Never used on this path (`wire` does not ask for it); declared so both bases have the same shape.
+        // eslint-disable-next-line no-empty-pattern
+        request: async ({}, use) => {
+          const context = await apiRequest.newContext();
+          try {
+            await use(context);
+          } finally {
+            await context.dispose();
+          }
+        },
+      });
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   opened: [
