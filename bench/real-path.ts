@@ -203,7 +203,7 @@ export function printRealPath(r: RealPathResult): void {
         console.log(`    ${TOOL_NAMES[t.tool].padEnd(24)} skipped: ${t.skipped}`);
         continue;
       }
-      const list = (k: keyof Sample): string => t.samples.map((s) => s[k].toFixed(0)).join(' / ');
+      const list = (k: keyof Sample): string => t.samples.map((s) => (s[k] ?? Number.NaN).toFixed(0)).join(' / ');
       console.log(`    ${TOOL_NAMES[t.tool].padEnd(24)} whole process ms ${list('wallMs')} (median ${med(t, 'wallMs').toFixed(0)}), its CPU ms ${list('cpuMs')} (median ${med(t, 'cpuMs').toFixed(0)}), in-tool ms ${list('inToolMs')} (median ${med(t, 'inToolMs').toFixed(0)}, ${ms(med(t, 'inToolMs') / (w.gets + 1))} per request)`);
     }
   }

@@ -29,7 +29,8 @@ export async function suiteWall(runs = 3): Promise<{ runs: SuiteRun[]; medianMs:
     if (!r.results) throw new Error(`run ${i + 1}: no results.json (exit ${r.exitCode})\n${r.stderr.slice(-2000)}`);
     const tests = flattenTests(r.results);
     const busy = new Map<number, number>();
-    for (const t of tests) for (const res of t.results) busy.set(res.parallelIndex, (busy.get(res.parallelIndex) ?? 0) + res.duration);
+    // parallelIndex -1: a test declared skipped, reported by the runner without a worker (no slot to count).
+    for (const t of tests) for (const res of t.results) if (res.parallelIndex >= 0) busy.set(res.parallelIndex, (busy.get(res.parallelIndex) ?? 0) + res.duration);
     const wall = r.results.stats.duration;
     out.push({
       wallMs: r.wallMs,

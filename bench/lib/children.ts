@@ -64,7 +64,7 @@ export async function traverse(mode: 'engine' | 'bare', info: ServerInfo, execAr
   c.send(info);
   const r = await answer;
   await exited; // the child exits right after answering; waiting reaps it (its CPU then counts in waitedChildrenCpuMs)
-  if (r.error) throw new Error(`${mode} traversal failed: ${r.error}`);
+  if (r.error !== undefined) throw new Error(`${mode} traversal failed: ${r.error || 'no message'}`);
   return r;
 }
 
