@@ -142,7 +142,7 @@ async function toolRun(env: Record<string, string>, dir: string, root = REPO_ROO
       if (!t || t.resultStatus !== 'passed') throw new Error(`${ID}.${id}: ${t ? `${t.resultStatus}: ${t.messages.join('\n')}` : 'not run'} (exit ${code})\n${output.slice(-3000)}`);
       return t.duration;
     };
-        // A baseline checkout from before the repeat step lists those two as invalid files: its figure is then the written steps' only.
+    // A baseline checkout from before the repeat step lists those two as invalid files: its figure is then the written steps' only.
     const passed = (id: string): number | undefined => tests.find((x) => x.title.startsWith(`${ID}.${id}:`) && x.resultStatus === 'passed')?.duration;
     const repeat1 = passed('d-repeat-one');
     const repeatN = passed('e-repeat-many');

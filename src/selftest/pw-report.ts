@@ -1,6 +1,6 @@
 /**
  * Reading Playwright's JSON report (also what `--list --reporter=json` prints): every test with its project,
- * scenario id, covered clause ids (the `clause` annotations conformance.spec.ts declares) and its outcome
+ * scenario id, covered clause ids (the `clause` annotations specs/scenario-tests.ts declares) and its outcome
  * record, read by the one reader every report uses (src/harness/report/outcome.ts).
  */
 import { readOutcome, type OutcomeRecord } from '../harness/report/outcome.js';

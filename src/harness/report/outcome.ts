@@ -1,6 +1,6 @@
 /**
  * The outcome of one scenario run, as data. The conformance entry writes it once, where the scenario ends
- * (specs/conformance.spec.ts, through record-outcome.ts), as a test annotation of type `ftf-outcome` whose
+ * (specs/scenario-tests.ts, through record-outcome.ts), as a test annotation of type `ftf-outcome` whose
  * description is the JSON record. readOutcome is the one reader: every consumer (verdicts, console summary,
  * certificate, JUnit, Allure, the mutation matrix) gets the record from it, and no consumer looks inside error
  * text to decide anything. Playwright's own status wins where the test never reached the entry's catch: a

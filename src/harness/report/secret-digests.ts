@@ -183,7 +183,6 @@ const MAX_RUN = 8192;
 /** Inside a run, a spelling may start right after one of these (`code=SECRET`, `a/SECRET`, a JSON escape). */
 const START_AFTER = new Uint8Array(128).map((_, c) => ('=:/.%+~\\'.includes(String.fromCharCode(c)) ? 1 : 0));
 
-
 /** Reads a digests file written by the redacting reporter (missing file: empty set). */
 export function readDigestFile(file: string): DigestSet {
   if (!existsSync(file)) return new DigestSet();

@@ -86,7 +86,7 @@ export function scenarioOutcome(r: ScenarioResult, catalogue: ClauseCatalogue): 
       return { ...base, verdict: 'passed', flaky };
     }
     case 'errored':
-      // A harness bug, or a broken scenario file (specs/conformance.spec.ts tags its test @invalid-scenario).
+      // A harness bug, or a broken scenario file (specs/scenario-tests.ts tags its test @invalid-scenario).
       return { ...base, verdict: 'errored', reason: reason ?? 'errored', internal: rec.kind === 'internal' || r.tags.includes('invalid-scenario') };
     case 'failed':
       return { ...base, verdict: level === 'should' ? 'warning' : 'failed', reason: reason ?? 'failed' };

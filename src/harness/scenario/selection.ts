@@ -68,7 +68,7 @@ const bare = (tag: string): string => tag.replace(/^@/, '');
 const folderOf = (root: string, file: string): string => (dirname(file) === root ? 'misc' : basename(dirname(file)));
 
 /**
- * The tags (without @) a scenario's test is declared with (specs/conformance.spec.ts): its family, its own
+ * The tags (without @) a scenario's test is declared with (specs/scenario-tests.ts): its family, its own
  * tags, `exclusive` (isolation.ts) and `production` (environment.ts: the production project runs it).
  */
 export function scenarioTestTags(s: Scenario): string[] {

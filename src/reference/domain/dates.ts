@@ -51,8 +51,8 @@ const offsets = new Map<string, number>();
 
 /**
  * Offset of `tz` from UTC at instant `ms`, in minutes (positive east of Greenwich). Kept per zone and quarter
- * hour (zone offsets change only on quarter-hour boundaries): Intl's formatToParts is slow, and every
- * indication, holding and cut-off asks for offsets.
+ * hour: today's zones change offset only on quarter-hour boundaries, and the reference deals in current dates.
+ * Intl's formatToParts is slow, and every indication, holding and cut-off asks for offsets.
  */
 export function offsetMinutes(ms: number, tz: string): number {
   const key = `${tz}|${Math.floor(ms / QUARTER_HOUR_MS)}`;
