@@ -21,9 +21,7 @@ import { createAuthClient } from '../src/harness/auth/client.js';
 import type { CheckResult } from '../src/harness/checks/types.js';
 import type { EngineContext } from '../src/harness/engine/types.js';
 import type { SourceLocation } from '../src/harness/scenario/types.js';
-import { createPlaywrightTransport } from '../src/harness/http/playwright-transport.js';
 import { transportKind } from '../src/harness/http/transport-choice.js';
-import { createUndiciTransport } from '../src/harness/http/undici-transport.js';
 import { RecordingTransport } from '../src/harness/http/recorder.js';
 import { boundedRecording, exchangeBatches, harSink, summaryComment, type ExchangeBatches } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
@@ -32,7 +30,6 @@ import { encodeOutcome } from '../src/harness/report/outcome.js';
 import { versionSink } from '../src/harness/report/implementation.js';
 import type { Exchange, RecordingSummary, Transport } from '../src/harness/http/types.js';
 import { loadScenarioSuiteOnce } from '../src/harness/scenario/suite-cache.js';
-import { schemaRegistry } from '../src/harness/schemas/registry.js';
 import type { SchemaRegistry } from '../src/harness/schemas/types.js';
 import { withMutationGuard } from '../src/harness/target/capabilities.js';
 import { cliAllowsMutations, guardProductionWrites, mutationSkipReason } from '../src/harness/target/guard.js';
@@ -223,7 +220,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // room for reading the profile and closing a late server, however small the configured bound.
     { scope: 'worker', timeout: embeddedStartBoundMs() + FIXTURE_SETUP_SLACK_MS },
   ],
-  schemas: [async ({ opened }, use) => use('target' in opened ? schemaRegistry({ paths: opened.target.paths, fields: opened.target.fields, records: opened.target.records }) : schemaRegistry()), { scope: 'worker' }],
+  schemas: [
+    async ({ opened }, use) => {
+      const { schemaRegistry } = await import('../src/harness/schemas/registry.js');
+      await use('target' in opened ? schemaRegistry({ paths: opened.target.paths, fields: opened.target.fields, records: opened.target.records }) : schemaRegistry());
+    },
+    { scope: 'worker' },
+  ],
   // A target that could not be opened ends each test errored, as data: the record carries the error's code
   // and kind (a server that did not start is target trouble, a bad profile is input; never "internal").
   target: async ({ opened }, use, testInfo) => {
@@ -253,10 +256,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   // Agent per test, closed at its end.
   wire:
     transportKind() === 'playwright'
-      ? async ({ request }, use) => use(createPlaywrightTransport(request))
+      ? async ({ request }, use) => use((await import('../src/harness/http/playwright-transport.js')).createPlaywrightTransport(request))
       : // eslint-disable-next-line no-empty-pattern
         async ({}, use) => {
-          const transport = createUndiciTransport();
+          const transport = (await import('../src/harness/http/undici-transport.js')).createUndiciTransport();
           try {
             await use(transport);
           } finally {

@@ -14,8 +14,6 @@
 import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NotApplicable } from '../src/harness/engine/errors.js';
-import { runScenario } from '../src/harness/engine/run.js';
-import * as allure from 'allure-js-commons';
 import { allureMetadataFor } from '../src/harness/report/allure.js';
 import { encodeOutcome } from '../src/harness/report/outcome.js';
 import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/report/record-outcome.js';
@@ -121,10 +119,11 @@ export function declareScenarioTests(guard?: GuardTarget): void {
         test.setTimeout(testTimeoutMs(target.timeouts));
         // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
         // One runtime message for all of them (each message is an attachment, i.e. a Playwright step).
-        if (allureMeta.links.length) await allure.links(...allureMeta.links);
+        if (allureMeta.links.length) await (await import('allure-js-commons')).links(...allureMeta.links);
         // The one place a scenario's outcome is written, as data (src/harness/report/outcome.ts).
         const context = { covers: scenario.covers, evidence, checks };
         try {
+          const { runScenario } = await import('../src/harness/engine/run.js');
           await runScenario(run, engine);
           testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
         } catch (error) {
