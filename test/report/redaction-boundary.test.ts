@@ -209,7 +209,7 @@ function zipOf(name: string, text: string): Buffer {
   return Buffer.concat([local, n, data, central, n, eocd]);
 }
 
-test('the leak scan finds raw, base64-in-zip and structural leaks and names the file, never the secret', () => {
+test('the leak scan finds raw, base64-in-zip and structural leaks and names the file, never the secret', async () => {
   const root = join(dir, 'scan');
   const write = (name: string, text: string | Buffer): string => {
     const f = join(root, name);
@@ -223,13 +223,13 @@ test('the leak scan finds raw, base64-in-zip and structural leaks and names the 
   const structural = write('log.txt', 'authorization: Bearer abcdefghijklmnop123');
   const hits = scanForLeaks(filesUnder([root]), { digests: set() });
   assert.deepEqual(hits.map((h) => h.file).sort(), [zipped, raw, structural].sort());
-  assert.throws(
+  await assert.rejects(
     () => assertRunLeakFree({ reportsRoot: root, outputDir: join(dir, 'none'), secrets: [SECRET] }),
     (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SECRET_LEAK' && e.message.includes('raw.txt') && !e.message.includes(SECRET),
   );
 });
 
-test('the scan after a run reads only the files that run wrote (other tools keep their files in reports/)', () => {
+test('the scan after a run reads only the files that run wrote (other tools keep their files in reports/)', async () => {
   const root = join(dir, 'since');
   mkdirSync(root, { recursive: true });
   const stale = join(root, 'self-tests.tap');
@@ -238,6 +238,6 @@ test('the scan after a run reads only the files that run wrote (other tools keep
   utimesSync(stale, past, past);
   writeFileSync(join(root, 'results.json'), '{"ok":true}');
   const scan = (since?: number) => assertRunLeakFree({ reportsRoot: root, outputDir: join(dir, 'none'), secrets: [], ...(since === undefined ? {} : { since }) });
-  assert.throws(() => scan(), (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SECRET_LEAK' && e.message.includes('self-tests.tap'));
-  assert.equal(scan(Date.now() - 60_000), 1, 'only the file written after `since` is scanned');
+  await assert.rejects(() => scan(), (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SECRET_LEAK' && e.message.includes('self-tests.tap'));
+  assert.equal(await scan(Date.now() - 60_000), 1, 'only the file written after `since` is scanned');
 });

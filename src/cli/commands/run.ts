@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { DIGESTS_FILE } from '../../harness/report/secret-digests.js';
 import { FtfError } from '../../shared/errors.js';
 import { assertRunLeakFree, cliSecretValues, outputDirOf } from '../../harness/report/leak-scan.js';
+import { startLeakScanner } from '../../harness/report/leak-scan-pool.js';
 import { reportPaths } from '../../harness/report/paths.js';
 import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
@@ -82,6 +83,8 @@ export async function runSuite(
   // A bad FTF_TRANSPORT is a usage error before any server or Playwright starts (the workers read it too).
   transportKind();
   const open = await openTarget(opts.target, { probe: !opts.evaluateOnly, forPlaywright: true });
+  // Started now so that its loading overlaps the run; it scans half of the reports beside this thread.
+  const scanner = startLeakScanner();
   try {
     const paths = reportPaths();
     const startedAt = new Date().toISOString();
@@ -125,7 +128,8 @@ export async function runSuite(
     if (note) console.log(note);
     // Every file this run wrote, Allure HTML included, is searched for the run's secrets: a hit is a harness bug (exit 3).
     const basic = Object.values(open.target.credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : []));
-    assertRunLeakFree({
+    await assertRunLeakFree({
+      scanner,
       reportsRoot: paths.root,
       outputDir: outputDirOf(opts.selection.extra ?? [], REPO_ROOT),
       secrets: open.secrets,
@@ -139,6 +143,8 @@ export async function runSuite(
   } catch (e) {
     await open.close();
     throw e;
+  } finally {
+    await scanner.close();
   }
 }
 

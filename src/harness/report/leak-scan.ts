@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { DIGESTS_FILE, readDigestFile, type DigestSet } from './secret-digests.js';
 import { findStructural } from './structural-redaction.js';
+import type { LeakScanner } from './leak-scan-pool.js';
 import { isZip, zipEntries } from './zip-text.js';
 
 export interface LeakHit {
@@ -85,7 +86,10 @@ export function scanForLeaks(files: string[], options: LeakScanOptions): LeakHit
 
 /** Throws FTF_E_SECRET_LEAK naming the files (never the secret): a leak is a harness bug (exit 3). */
 export function assertNoLeaks(files: string[], options: LeakScanOptions): void {
-  const hits = scanForLeaks(files, options);
+  throwOnHits(scanForLeaks(files, options));
+}
+
+function throwOnHits(hits: LeakHit[]): void {
   if (hits.length === 0) return;
   const list = hits.slice(0, 10).map((h) => `${h.file} (${h.kind})`).join(', ');
   throw new FtfError('FTF_E_SECRET_LEAK', `${hits.length} report file(s) hold a secret: ${list}${hits.length > 10 ? ', …' : ''}`, {
@@ -114,13 +118,21 @@ export function outputDirOf(extraArgs: readonly string[], repoRoot: string): str
  * `since` (epoch ms): only files this run wrote are its reports; other tools' files in reports/ (the
  * project's own self-test TAP, a mutation log) are not, and were never this run's to publish.
  */
-export function assertRunLeakFree(opts: { reportsRoot: string; outputDir: string; secrets: readonly string[]; basic?: ReadonlyArray<{ clientId: string; secret: string }>; since?: number }): number {
+export async function assertRunLeakFree(opts: {
+  reportsRoot: string;
+  outputDir: string;
+  secrets: readonly string[];
+  basic?: ReadonlyArray<{ clientId: string; secret: string }>;
+  since?: number;
+  /** Where the files are scanned (leak-scan-pool.ts: on two cores); default here, on this thread. */
+  scanner?: Pick<LeakScanner, 'scan'>;
+}): Promise<number> {
   const digests = readDigestFile(join(opts.reportsRoot, DIGESTS_FILE));
   digests.addValues(cliSecretValues(opts.secrets, opts.basic));
   // File times can trail the clock by a filesystem tick: a second of slack keeps every file of this run.
   const since = opts.since;
   const files = filesUnder([opts.reportsRoot, opts.outputDir]).filter((f) => since === undefined || statSync(f).mtimeMs >= since - 1000);
-  assertNoLeaks(files, { digests });
+  throwOnHits(opts.scanner ? await opts.scanner.scan(files, { digests }) : scanForLeaks(files, { digests }));
   return files.length;
 }
 

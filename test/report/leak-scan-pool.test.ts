@@ -1,0 +1,53 @@
+/**
+ * The leak scan on two cores (src/harness/report/leak-scan-pool.ts) finds exactly what the one-thread scan
+ * finds, whichever share a leaking file falls into, and still scans everything when its thread is gone.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { filesUnder, scanForLeaks } from '../../src/harness/report/leak-scan.js';
+import { startLeakScanner } from '../../src/harness/report/leak-scan-pool.js';
+import { DigestSet, digestsOf, spellingsOf } from '../../src/harness/report/secret-digests.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ftf-scan-pool-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const SECRET = 'p00l+s3cr3t/v4lue=';
+const digests = (): DigestSet => new DigestSet(digestsOf(spellingsOf(SECRET)));
+
+/** 24 files of 40-150 kB (well above the split threshold in total); every third one leaks, in a different spelling. */
+function reportsFolder(name: string): string[] {
+  const root = join(dir, name);
+  const spellings = [SECRET, encodeURIComponent(SECRET), Buffer.from(SECRET).toString('base64')];
+  for (let i = 0; i < 24; i++) {
+    const filler = 'x'.repeat(40_000 + i * 4_500);
+    const leak = i % 3 === 0 ? ` "token": "${spellings[(i / 3) % spellings.length]}" ` : '';
+    writeFileSync(join(root + `-${String(i).padStart(2, '0')}.json`), `{"a":"${filler}",${leak}"b":1}`, { flag: 'w' });
+  }
+  return filesUnder([dir]).filter((f) => f.startsWith(root));
+}
+
+test('the two-core scan returns the same hits as the one-thread scan, in file order', async () => {
+  const files = reportsFolder('same');
+  const alone = scanForLeaks(files, { digests: digests() });
+  assert.equal(alone.length, 8, 'every leaking file is found by the plain scan');
+  const scanner = startLeakScanner();
+  try {
+    assert.deepEqual(await scanner.scan(files, { digests: digests() }), alone);
+    assert.ok(scanner.threadFiles > 0 && scanner.threadFiles < files.length, `the thread scanned a share (${scanner.threadFiles} of ${files.length} files)`);
+  } finally {
+    await scanner.close();
+  }
+});
+
+test('a scan thread that is gone leaves its share to this thread: nothing goes unscanned', async () => {
+  const files = reportsFolder('gone');
+  const scanner = startLeakScanner();
+  await scanner.close();
+  const hits = await scanner.scan(files, { digests: digests() });
+  assert.deepEqual(hits, scanForLeaks(files, { digests: digests() }));
+  assert.equal(hits.length, 8);
+  assert.equal(scanner.threadFiles, 0, 'all of it here');
+});
