@@ -2,12 +2,13 @@
  * `run`: the suite against one target, then verdicts, waivers, Allure files and the HTML report.
  * Exit: 0 conformant, 1 non-conformant, 2 nothing tested / could not start, 3 internal error.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DIGESTS_FILE } from '../../harness/report/secret-digests.js';
 import { FtfError } from '../../shared/errors.js';
 import { assertRunLeakFree, cliSecretValues, outputDirOf } from '../../harness/report/leak-scan.js';
 import { startLeakScanner } from '../../harness/report/leak-scan-pool.js';
+import { discardPrevious } from '../discard-previous.js';
 import { reportPaths } from '../../harness/report/paths.js';
 import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
@@ -90,15 +91,12 @@ export async function runSuite(
     const startedAt = new Date().toISOString();
     if (!opts.evaluateOnly) {
       // Results of an earlier run must never leak into this run's verdict, Allure report or certificate evidence.
-      rmSync(paths.playwrightJson, { force: true });
-      rmSync(paths.junit, { force: true });
-      rmSync(paths.har, { recursive: true, force: true });
-      rmSync(paths.allureResults, { recursive: true, force: true });
-      rmSync(join(paths.root, DIGESTS_FILE), { force: true });
-      rmSync(join(paths.root, BLOB_DIR), { recursive: true, force: true });
+      // Moved aside now and deleted while Playwright runs (discard-previous.ts).
+      const discarded = discardPrevious(paths.root, [paths.playwrightJson, paths.junit, paths.har, paths.allureResults, join(paths.root, DIGESTS_FILE), join(paths.root, BLOB_DIR)]);
       // The selection travels to the spec files as FTF_SELECT_GREP/TAG/SHARD (scenario/selection.ts); a shard writes a blob.
       const env = { ...open.env, ...playwrightEnv(opts.selection), ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
       const status = await playwright.run(playwrightArgs(opts.selection), env);
+      await discarded;
       if (!existsSync(paths.playwrightJson)) {
         throw new FtfError('FTF_E_INTERNAL', `Playwright ended (exit ${status ?? 'killed'}) without writing ${paths.playwrightJson}`, {
           hint: "playwright.config.ts must list ['json', { outputFile: 'reports/results.json' }]; see the output above for the cause",
