@@ -19,8 +19,8 @@ export interface LeakScanner {
   close(): Promise<void>;
 }
 
-/** Below this many bytes a second thread costs more than it saves: all files are scanned here. */
-const SPLIT_FROM_BYTES = 1024 * 1024;
+/** Below this scan cost (about bytes, costOf) a second thread costs more than it saves: all files are scanned here. */
+const SPLIT_FROM_COST = 1024 * 1024;
 
 /** Scans on this thread only: one core, or a thread that could not start. */
 export const localScanner: LeakScanner = {
@@ -58,14 +58,14 @@ export function startLeakScanner(): LeakScanner {
       return threadFiles;
     },
     async scan(files, options) {
-      const [here, there] = splitBySize(files);
+      const [here, there] = splitByCost(files);
       if (there.length === 0 || gone) return scanForLeaks(files, options);
       const remote = new Promise<LeakHit[]>((resolve, reject) => {
         const onMessage = (reply: ScanReply) => ('hits' in reply ? resolve(reply.hits) : reject(new Error(reply.error)));
         worker.once('message', onMessage);
         worker.once('error', reject);
         worker.once('exit', () => reject(new Error('the leak-scan thread exited')));
-        const request: ScanRequest = { files: there, digests: options.digests.toJSON(), ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}) };
+        const request: ScanRequest = { ...options, files: there, digests: options.digests.toJSON() };
         worker.postMessage(request);
       });
       // The thread's rejection is handled below; until then it must not count as unhandled.
@@ -91,16 +91,15 @@ export function startLeakScanner(): LeakScanner {
 const costOf = (file: string): number => sizeOf(file) * (/\.(html|zip)$/i.test(file) ? 8 : 1);
 
 /** Two shares of about equal cost (dearest first, each to the cheaper share); none for the thread when small. */
-function splitBySize(files: string[]): [string[], string[]] {
-  const sized = files.map((file) => ({ file, size: costOf(file) })).sort((a, b) => b.size - a.size);
-  const total = sized.reduce((sum, f) => sum + f.size, 0);
-  if (total < SPLIT_FROM_BYTES) return [files, []];
+function splitByCost(files: string[]): [string[], string[]] {
+  const costed = files.map((file) => ({ file, cost: costOf(file) })).sort((a, b) => b.cost - a.cost);
+  if (costed.reduce((sum, f) => sum + f.cost, 0) < SPLIT_FROM_COST) return [files, []];
   const shares: [string[], string[]] = [[], []];
-  const bytes = [0, 0];
-  for (const f of sized) {
-    const i = (bytes[0] as number) <= (bytes[1] as number) ? 0 : 1;
+  const totals = [0, 0];
+  for (const f of costed) {
+    const i = (totals[0] as number) <= (totals[1] as number) ? 0 : 1;
     shares[i]?.push(f.file);
-    bytes[i] = (bytes[i] as number) + f.size;
+    totals[i] = (totals[i] as number) + f.cost;
   }
   return shares;
 }

@@ -3,13 +3,13 @@
  * (leak-scan.ts) over the files it is sent and answers with the hits. Nothing else.
  */
 import { parentPort } from 'node:worker_threads';
-import { scanForLeaks, type LeakHit } from './leak-scan.js';
+import { scanForLeaks, type LeakHit, type LeakScanOptions } from './leak-scan.js';
 import { DigestSet, type SecretDigest } from './secret-digests.js';
 
-export interface ScanRequest {
+/** LeakScanOptions as a message: the digests as data (a DigestSet does not survive structured cloning). */
+export interface ScanRequest extends Omit<LeakScanOptions, 'digests'> {
   files: string[];
   digests: SecretDigest[];
-  maxBytes?: number;
 }
 
 export type ScanReply = { hits: LeakHit[] } | { error: string };
@@ -17,7 +17,8 @@ export type ScanReply = { hits: LeakHit[] } | { error: string };
 parentPort?.on('message', (request: ScanRequest) => {
   let reply: ScanReply;
   try {
-    reply = { hits: scanForLeaks(request.files, { digests: new DigestSet(request.digests), ...(request.maxBytes !== undefined ? { maxBytes: request.maxBytes } : {}) }) };
+    const { files, digests, ...options } = request;
+    reply = { hits: scanForLeaks(files, { ...options, digests: new DigestSet(digests) }) };
   } catch (e) {
     reply = { error: e instanceof Error ? e.message : String(e) };
   }

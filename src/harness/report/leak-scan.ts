@@ -10,7 +10,6 @@ import { join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { DIGESTS_FILE, readDigestFile, type DigestSet } from './secret-digests.js';
 import { findStructural } from './structural-redaction.js';
-import type { LeakScanner } from './leak-scan-pool.js';
 import { isZip, zipEntries } from './zip-text.js';
 
 export interface LeakHit {
@@ -125,7 +124,7 @@ export async function assertRunLeakFree(opts: {
   basic?: ReadonlyArray<{ clientId: string; secret: string }>;
   since?: number;
   /** Where the files are scanned (leak-scan-pool.ts: on two cores); default here, on this thread. */
-  scanner?: Pick<LeakScanner, 'scan'>;
+  scanner?: { scan(files: string[], options: LeakScanOptions): Promise<LeakHit[]> };
 }): Promise<number> {
   const digests = readDigestFile(join(opts.reportsRoot, DIGESTS_FILE));
   digests.addValues(cliSecretValues(opts.secrets, opts.basic));
