@@ -6,6 +6,8 @@
 // Exit codes are a contract with CI (docs/cli.md): a missing runtime piece is 2 and a crash 3, never Node's
 // default 1, which a CI gate would read as "non-conformant".
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { prestartRunner } from './runner-prestart.mjs';
 
 const CANNOT_START = 2;
 const INTERNAL = 3;
@@ -29,9 +31,13 @@ process.on('unhandledRejection', crash);
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
 
+const fromSources = existsSync(sources) || !existsSync(compiled);
+// `run`/`certify`: Playwright's runner starts loading now, beside the CLI, and waits for its go (runner-prestart.mjs).
+const prestarted = prestartRunner(process.argv.slice(2), fileURLToPath(new URL(fromSources ? '..' : '../dist', import.meta.url)));
+
 let cli;
 try {
-  if (existsSync(sources) || !existsSync(compiled)) {
+  if (fromSources) {
     const { register } = await import('tsx/esm/api');
     register();
     cli = await import(sources.href);
@@ -55,9 +61,13 @@ for (const signal of cli.FORWARDED_SIGNALS) {
 // main loads the command it runs on demand (and a command may load a dependency on first use): a package missing
 // there is the same "cannot start" as one missing above.
 try {
+  if (prestarted) cli.adoptPrestartedRunner(prestarted);
   process.exitCode = await cli.main(process.argv.slice(2));
 } catch (error) {
   const missing = missingModule(error);
   if (missing) notInstalled(missing);
   crash(error);
+} finally {
+  // Not used (an error before the run, another selection of arguments): it goes now, not at exit.
+  prestarted?.cancel();
 }

@@ -22,6 +22,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_CACHE_DIR', text: 'where the parsed scenario catalogue and the target profiles that passed their check are kept between runs (default `<os tmpdir>/ftf-conformance-cache-<uid>`, private to the user; `off`: parse at every run; scenario/suite-cache.ts)' },
   { name: 'FTF_REPORTS_DIR', text: 'where reports are read and written (default `reports/`; for the installed package, `reports/` in the working directory)' },
   { name: 'FTF_SIGNING_KEY_FILE', text: 'Ed25519 private key (PKCS#8 PEM) for `certify` (same as `--key`)' },
+  { name: 'FTF_PRESTART', text: "`0`: `run` and `certify` start Playwright's runner only once the CLI has checked everything, instead of at once beside it (bin/runner-prestart.mjs; the early runner waits for the CLI's go and is killed, having printed nothing, when the run does not start)" },
   { name: 'FTF_KILL_GRACE_MS', text: "how long Playwright's process group gets to stop after a signal before it is killed (default 10000)" },
   { name: 'FTF_EMBEDDED_START_MS', text: 'start-up bound of an embedded reference server, in ms (positive integer)' },
   { name: 'FTF_NO_CONTROL', text: '`1`: the Playwright config adds the opt-in project `no-control` (the reference without the control API; docs/target-profiles.md)' },

@@ -7,7 +7,8 @@ import { FtfError } from '../shared/errors.js';
 import { reportsDir } from '../harness/report/paths.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
 import { selectionEnv, type SelectionFlags } from '../harness/scenario/selection.js';
-import { InterruptedError, runInGroup } from './process-group.js';
+import { InterruptedError, killGraceMs, runInGroup, superviseGroup } from './process-group.js';
+import { takePrestartedRunner } from './prestarted-runner.js';
 
 export interface PlaywrightSelection extends SelectionFlags {
   /** Extra arguments after `--`, passed through untouched. */
@@ -46,7 +47,9 @@ export const playwright = {
     const cli = playwrightCli();
     // The reports folder is decided here, once (paths.ts): the config reads FTF_REPORTS_DIR, and Playwright's working
     // directory (the package root) is not where an installed package writes its reports.
-    const r = await runInGroup(process.execPath, [cli, ...args.slice(1)], { cwd: REPO_ROOT, env: { ...process.env, FTF_REPORTS_DIR: reportsDir(), ...env } });
+    const runEnv = { ...process.env, FTF_REPORTS_DIR: reportsDir(), ...env };
+    const early = takePrestartedRunner(cli, args.slice(1), REPO_ROOT, runEnv);
+    const r = early ? await superviseGroup(early, killGraceMs(runEnv)) : await runInGroup(process.execPath, [cli, ...args.slice(1)], { cwd: REPO_ROOT, env: runEnv });
     if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'Playwright and its workers were');
     return r.status;
   },

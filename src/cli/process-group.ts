@@ -4,7 +4,7 @@
  * a CI runner's SIGTERM reaches only the CLI's pid, never the grandchildren. The bin forwards SIGINT,
  * SIGTERM and SIGHUP here (onSignal); an interrupted run ends with FTF_E_INTERRUPTED and exit 128 + signal.
  */
-import { spawn, type StdioOptions } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { constants } from 'node:os';
 import { FtfError } from '../shared/errors.js';
 
@@ -76,9 +76,17 @@ export function runInGroup(
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; graceMs?: number; stdio?: StdioOptions },
 ): Promise<GroupResult> {
-  const graceMs = options.graceMs ?? killGraceMs(options.env);
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: options.stdio ?? 'inherit', detached: true });
+  return superviseGroup(child, options.graceMs ?? killGraceMs(options.env));
+}
+
+/**
+ * The supervision of runInGroup for a child already spawned as a group leader (`detached: true`), e.g. the
+ * runner the bin starts early (bin/runner-prestart.mjs): forwarded signals reach its group, and whatever is
+ * left of the group when it exits is killed.
+ */
+export function superviseGroup(child: ChildProcess, graceMs: number): Promise<GroupResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: options.stdio ?? 'inherit', detached: true });
     let interruptedBy: ForwardedSignal | undefined;
     let timer: NodeJS.Timeout | undefined;
     const group: Group = {

@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killGraceMs, onSignal, signalExitCode } from '../../src/cli/process-group.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
+import { alive, descendants, envOf, processes, until } from './procs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-cli-signals-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,59 +21,6 @@ const GRACE_MS = 5000;
 /** Playwright start-up on a loaded machine, then the grace, then the CLI's own teardown. */
 const START_BOUND_MS = 120_000;
 const EXIT_BOUND_MS = killGraceMs({ FTF_KILL_GRACE_MS: String(GRACE_MS) }) + 30_000;
-const POLL_MS = 100;
-
-interface Proc {
-  pid: number;
-  ppid: number;
-  pgrp: number;
-}
-
-function processes(): Proc[] {
-  const out: Proc[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // Fields after "(comm)": state ppid pgrp ...; comm may contain spaces and parentheses.
-      const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.push({ pid: Number(name), ppid: Number(ppid), pgrp: Number(pgrp) });
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
-}
-
-function descendants(root: number): Proc[] {
-  const all = processes();
-  const found: Proc[] = [];
-  let frontier = [root];
-  while (frontier.length) {
-    const next = all.filter((p) => frontier.includes(p.ppid));
-    found.push(...next);
-    frontier = next.map((p) => p.pid);
-  }
-  return found;
-}
-
-const alive = (pid: number): boolean => {
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z /.test(state);
-  } catch {
-    return false;
-  }
-};
-
-async function until<T>(what: string, boundMs: number, probe: () => T | undefined): Promise<T> {
-  for (let waited = 0; waited < boundMs; waited += POLL_MS) {
-    const v = probe();
-    if (v !== undefined) return v;
-    await sleep(POLL_MS);
-  }
-  throw new Error(`${what}: not within ${boundMs} ms`);
-}
 
 async function interruptRun(signal: 'SIGTERM' | 'SIGINT', args: string[], command: string[] = ['run', '--no-report']): Promise<void> {
   const reports = join(dir, signal + command[0], 'reports');
@@ -91,9 +39,10 @@ async function interruptRun(signal: 'SIGTERM' | 'SIGINT', args: string[], comman
     const tree = descendants(cli);
     return tree.filter((p) => p.ppid === cli).find((top) => tree.some((p) => p.ppid === top.pid));
   });
-  const environ = readFileSync(`/proc/${runner.pid}/environ`, 'utf8').split('\0');
-  const cliServer = environ.find((v) => v.startsWith('FTF_BASE_URL='))?.slice('FTF_BASE_URL='.length);
   const tree = [runner, ...descendants(runner.pid)];
+  // The workers' environment: the runner the bin starts early gets the run's FTF_* variables after it started, and
+  // /proc shows a process's environment as it was at exec.
+  const cliServer = tree.map((p) => envOf(p.pid, 'FTF_BASE_URL')).find((url) => url !== undefined);
   assert.ok(tree.every((p) => p.pgrp === runner.pid), 'Playwright and its workers share one process group');
 
   child.kill(signal);
@@ -103,6 +52,8 @@ async function interruptRun(signal: 'SIGTERM' | 'SIGINT', args: string[], comman
   assert.match(err, new RegExp(`FTF_E_INTERRUPTED: interrupted by ${signal}: .*Playwright and its workers.* stopped, no verdict`));
   const left = [...tree.filter((p) => alive(p.pid)), ...processes().filter((p) => p.pgrp === runner.pid && alive(p.pid))];
   assert.deepEqual(left, [], `processes of the run survived ${signal}`);
+  // A --target the CLI serves itself is handed to Playwright as FTF_BASE_URL; without --target each worker has its own.
+  if (args.includes('--target')) assert.ok(cliServer, 'the CLI\'s server URL reached the workers');
   if (cliServer) {
     await assert.rejects(fetch(`${cliServer}/health`, { signal: AbortSignal.timeout(5000) }), `the server the CLI started (${cliServer}) is closed`);
   }

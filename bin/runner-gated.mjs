@@ -1,0 +1,40 @@
+// Playwright's runner, started by the CLI before it has checked anything (bin/runner-prestart.mjs):
+//   node runner-gated.mjs <@playwright/test/cli.js> test
+// It loads Playwright while the CLI loads and checks the flags, the profile and the target, then waits for the go
+// on fd 3: the run's environment changes as JSON ({ NAME: value, or null to unset }). Then it is `playwright test`
+// exactly as Playwright's cli.js runs it, with the same process.argv. End of fd 3 without a go means the CLI is not
+// running the suite (an error, a signal): the runner exits having printed nothing.
+import { createReadStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const [cli, ...args] = process.argv.slice(2);
+const requireHere = createRequire(cli);
+const { program } = requireHere('playwright/lib/program');
+// Warm what `playwright test` loads next. A cache warm only: a path a later Playwright moved changes nothing.
+for (const load of [
+  () => requireHere('playwright/lib/runner'),
+  () => requireHere('playwright/lib/transform/babelBundle'),
+  () => requireHere(join(dirname(requireHere.resolve('playwright/package.json')), 'lib/cli/testActions.js')),
+]) {
+  try {
+    load();
+  } catch {
+    // not there in this version
+  }
+}
+
+const chunks = [];
+const go = createReadStream('', { fd: 3 });
+go.on('data', (chunk) => chunks.push(chunk));
+go.on('error', () => process.exit(0));
+go.on('end', () => {
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text === '') process.exit(0);
+  for (const [name, value] of Object.entries(JSON.parse(text))) {
+    if (value === null) delete process.env[name];
+    else process.env[name] = value;
+  }
+  process.argv = [process.argv[0], cli, ...args];
+  program.parse(process.argv);
+});
