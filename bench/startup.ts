@@ -4,7 +4,9 @@
  * (fixtures/targets/reference.yaml + FTF_BASE_URL/FTF_AUTH_URL and the generated secrets in the environment):
  *   bare  `node bench/lib/bare-one.mjs`: one token request + one GET /indication/{primary} with undici;
  *   tool  `node bin/ftf-conformance.mjs run --target <profile> --grep <one scenario> --workers 1`, every reporter
- *         on, reports into a temp folder; the same two requests (scenario amounts.indication-get).
+ *         on, reports into a temp folder; the same two requests (scenario amounts.indication-get);
+ *   floor `playwright test` of one empty test (bench/lib/playwright-floor): Playwright's runner alone, no harness
+ *         code, the floor under any run through it (printed beside, as a ratio to bare and to the tool).
  * Alternating which goes first, medians of `rounds` (>= 5); prints tool / bare. Goal: <= 3. With `--baseline DIR`
  * the same run of the baseline checkout's CLI (another clone with its node_modules, e.g. main) takes part in every
  * round too (before/after in one run, against the same server and bare script). `--cold` runs this checkout's
@@ -26,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
 import { specDir } from '../src/harness/spec/clauses.js';
 import { median, startServerChild } from './lib/children.js';
+import { playwrightCli } from '../src/cli/playwright.js';
 import type { Benchmark, Figure } from './lib/summary.js';
 
 export interface ProcessTime {
@@ -91,6 +94,8 @@ async function backgroundReportDone(reports: string, boundMs = 300_000): Promise
 export interface StartupResult {
   bare: ProcessTime[];
   tool: ProcessTime[];
+  /** Playwright alone: one empty test, one worker, no reporter (bench/lib/playwright-floor). */
+  floor: ProcessTime[];
   /** The baseline checkout's CLI (--baseline), when given. */
   baseline?: ProcessTime[];
   /** tool / bare, medians of wall time; cpuRatio the same of CPU time (less sensitive to other load). */
@@ -117,19 +122,23 @@ export async function startup(rounds = 5, grep = '^amounts\\.indication-get:', b
       return r;
     };
     const toolRun = (): Promise<ProcessTime> => cliRun(REPO_ROOT, cold ? { ...env, FTF_CACHE_DIR: 'off' } : env);
+    const floorDir = join(REPO_ROOT, 'bench/lib/playwright-floor');
+    const floorRun = async (): Promise<ProcessTime> => expectExit('Playwright floor', await timeProcess([playwrightCli(), 'test', '-c', join(floorDir, 'playwright.config.mjs')], env, floorDir), [0]);
     // One warm-up of each (file cache), not counted.
     await bareRun();
     await toolRun();
+    await floorRun();
     const bare: ProcessTime[] = [];
     const tool: ProcessTime[] = [];
+    const floor: ProcessTime[] = [];
     const baseline: ProcessTime[] = [];
-    const sides: Array<() => Promise<void>> = [async () => void bare.push(await bareRun()), async () => void tool.push(await toolRun())];
+    const sides: Array<() => Promise<void>> = [async () => void bare.push(await bareRun()), async () => void tool.push(await toolRun()), async () => void floor.push(await floorRun())];
     if (baselineDir) sides.push(async () => void baseline.push(await cliRun(baselineDir)));
     for (let i = 0; i < rounds; i++) {
       // Rotate which side goes first.
       for (let k = 0; k < sides.length; k++) await sides[(i + k) % sides.length]!();
     }
-    return { bare, tool, cold, ...(baselineDir ? { baseline } : {}), ratio: medianOf(tool, 'wallMs') / medianOf(bare, 'wallMs'), cpuRatio: medianOf(tool, 'cpuMs') / medianOf(bare, 'cpuMs'), loadBefore, loadAfter: load() };
+    return { bare, tool, floor, cold, ...(baselineDir ? { baseline } : {}), ratio: medianOf(tool, 'wallMs') / medianOf(bare, 'wallMs'), cpuRatio: medianOf(tool, 'cpuMs') / medianOf(bare, 'cpuMs'), loadBefore, loadAfter: load() };
   } finally {
     await server.close();
     rmSync(reports, { recursive: true, force: true });
@@ -141,6 +150,7 @@ export function printStartup(r: StartupResult): void {
   console.log('start-up, one scenario (one token request + one GET) as a whole process, external reference server');
   console.log(`  bare undici script: wall ${ms(r.bare, 'wallMs')}; CPU ${ms(r.bare, 'cpuMs')}`);
   console.log(`  ftf-conformance run --grep (1 worker, every reporter${r.cold ? ', FTF_CACHE_DIR=off' : ''}): wall ${ms(r.tool, 'wallMs')}; CPU ${ms(r.tool, 'cpuMs')}`);
+  console.log(`  Playwright alone (one empty test, 1 worker, no reporter): wall ${ms(r.floor, 'wallMs')}; ${(medianOf(r.floor, 'wallMs') / medianOf(r.bare, 'wallMs')).toFixed(2)}x the bare script, the floor of any run through Playwright's runner; the tool is ${(medianOf(r.tool, 'wallMs') / medianOf(r.floor, 'wallMs')).toFixed(2)}x it`);
   if (r.baseline) console.log(`  baseline checkout's run: wall ${ms(r.baseline, 'wallMs')}; CPU ${ms(r.baseline, 'cpuMs')}; ratio to bare ${(medianOf(r.baseline, 'wallMs') / medianOf(r.bare, 'wallMs')).toFixed(2)} wall, ${(medianOf(r.baseline, 'cpuMs') / medianOf(r.bare, 'cpuMs')).toFixed(2)} CPU`);
   console.log(`  ratio ${r.ratio.toFixed(2)} wall ${r.ratio <= 3 ? 'OK' : 'ABOVE GOAL'} (goal <= 3), ${r.cpuRatio.toFixed(2)} CPU; load average ${r.loadBefore} before, ${r.loadAfter} after`);
 }
@@ -155,6 +165,7 @@ export const startupBenchmark: Benchmark = {
     const figures: Figure[] = [
       { benchmark: 'startup', figure: 'one-scenario run, whole process, wall', ratio: r.ratio, against: 'bare undici script', goal: '<= 3', detail: `${ms(r.tool, 'wallMs')} vs ${ms(r.bare, 'wallMs')}` },
       { benchmark: 'startup', figure: 'one-scenario run, whole process, CPU', ratio: r.cpuRatio, against: 'bare undici script', goal: '<= 3', detail: `${ms(r.tool, 'cpuMs')} vs ${ms(r.bare, 'cpuMs')}` },
+      { benchmark: 'startup', figure: 'Playwright alone: one empty test, whole process, wall (the floor under the figure above)', ratio: medianOf(r.floor, 'wallMs') / medianOf(r.bare, 'wallMs'), against: 'bare undici script', detail: `${ms(r.floor, 'wallMs')} vs ${ms(r.bare, 'wallMs')}` },
     ];
     const suite = { benchmark: 'startup', figure: 'full npm run conformance (embedded reference), paired', against: 'the --baseline checkout', goal: '<= 0.5' };
     if (!baseline) return [...figures, { ...suite, detail: '', skipped: 'needs --baseline DIR (a checkout of the code to compare with, with its node_modules)' }];

@@ -1,0 +1,4 @@
+import { test } from '@playwright/test';
+
+// Deliberately empty: bench/lib/playwright-floor/playwright.config.mjs says why.
+test('empty', () => {});
