@@ -26,9 +26,24 @@ function readYaml(dir: string, name: string): Record<string, unknown> {
       cause, location: { file }, hint: 'pass dataDir pointing at a folder like fixtures/reference-data',
     });
   }
-  const doc: unknown = parse(text);
+  const doc = parsedOnce(file, text);
   if (doc === null || typeof doc !== 'object') throw dataError(file, 'top level must be a mapping');
   return doc as Record<string, unknown>;
+}
+
+const parsed = new Map<string, { text: string; doc: unknown }>();
+
+/**
+ * The YAML of `file`, parsed once per process for the same text: the CLI's launch broker starts several servers
+ * in one process (src/embedded/broker.ts). Each caller gets its own copy, so no server's data is another's.
+ */
+function parsedOnce(file: string, text: string): unknown {
+  let entry = parsed.get(file);
+  if (entry?.text !== text) {
+    entry = { text, doc: parse(text) };
+    parsed.set(file, entry);
+  }
+  return structuredClone(entry.doc);
 }
 
 function dataError(file: string, message: string, field?: string): FtfError {
