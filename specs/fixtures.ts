@@ -35,7 +35,8 @@ import { withMutationGuard } from '../src/harness/target/capabilities.js';
 import { cliAllowsMutations, guardProductionWrites, mutationSkipReason } from '../src/harness/target/guard.js';
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../src/harness/target/load.js';
 import { readProfile } from '../src/harness/target/profile.js';
-import { embeddedStartBoundMs, launchEmbedded } from '../src/embedded/launch.js';
+import { embeddedStartBoundMs, launchEmbedded, targetOfBinding, type EmbeddedLaunch } from '../src/embedded/launch.js';
+import { BROKER_ENV, requestServer, type LaunchRequest } from '../src/embedded/broker.js';
 import type { Capability, ResolvedTarget } from '../src/harness/target/types.js';
 import { FtfError } from '../src/shared/errors.js';
 import { announceSecrets } from '../src/harness/report/secret-digests.js';
@@ -192,16 +193,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }
       const meta = (workerInfo.project.metadata ?? {}) as EmbeddedMetadata;
       const fault = meta.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined); // empty = no fault
-      let launch;
+      const request: LaunchRequest = {
+        profile: meta.profile ? resolve(REPO_ROOT, meta.profile) : REFERENCE_PROFILE,
+        ...(fault ? { fault } : {}),
+        ...(meta.variants?.length ? { variants: meta.variants } : {}),
+        ...(meta.mode ? { mode: meta.mode } : {}),
+        events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
+      };
+      let launch: Pick<EmbeddedLaunch, 'target' | 'secrets' | 'close'>;
       try {
-        launch = await launchEmbedded(readProfile(meta.profile ? resolve(REPO_ROOT, meta.profile) : REFERENCE_PROFILE), {
-          server: {
-            ...(fault ? { fault } : {}),
-            ...(meta.variants?.length ? { variants: meta.variants } : {}),
-            ...(meta.mode ? { mode: meta.mode } : {}),
-            events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
-          },
-        });
+        // `run` launches this worker's server in the CLI (broker.ts); without a broker the worker launches it here.
+        const broker = process.env[BROKER_ENV];
+        const brokered = broker ? await requestServer(broker, request, embeddedStartBoundMs()) : undefined;
+        const { profile, ...server } = request;
+        launch = brokered
+          ? { target: targetOfBinding(readProfile(profile), brokered), secrets: brokered.secrets, close: async () => undefined }
+          : await launchEmbedded(readProfile(profile), { server });
       } catch (e) {
         // Playwright shows the error as "<message>"; the code leads it for readers (the verdict reads the record).
         await use({ error: e instanceof FtfError ? new FtfError(e.code, `${e.code}: ${e.message}`, { ...(e.hint ? { hint: e.hint } : {}), cause: e }) : e });

@@ -20,6 +20,8 @@ export interface OpenTarget {
   /** Secret values of this target (for leak scans); never printed. */
   secrets: string[];
   embedded: boolean;
+  /** The reference profile for Playwright: each worker gets a server of its own (the CLI's broker launches them). */
+  perWorker?: true;
   close(): Promise<void>;
 }
 
@@ -27,9 +29,10 @@ export interface OpenOptions {
   /** Probe reachability (default true). */
   probe?: boolean;
   /**
-   * The target is for a Playwright run. For the reference profile every Playwright worker launches its own
-   * embedded server (isolated clocks and stores), so the CLI launches none: it only validates the profile
-   * and leaves FTF_TARGET unset. Other embedded profiles share one server launched here.
+   * The target is for a Playwright run. For the reference profile every Playwright worker gets an embedded
+   * server of its own (isolated clocks and stores; `run` launches them with its broker, src/embedded/broker.ts),
+   * so this launches none: it only validates the profile and leaves FTF_TARGET unset (`perWorker`). Other
+   * embedded profiles share one server launched here.
    */
   forPlaywright?: boolean;
 }
@@ -45,10 +48,10 @@ export async function openTarget(file: string | undefined, options: OpenOptions 
   }
   if (options.forPlaywright && resolve(profile.file) === resolve(REFERENCE_PROFILE)) {
     const target = resolveTarget(profile, { env: process.env, partial: true });
-    return { file: profile.file, target, env: {}, secrets: [], embedded: true, close: async () => undefined };
+    return { file: profile.file, target, env: {}, secrets: [], embedded: true, perWorker: true, close: async () => undefined };
   }
-  // Loaded only here: a run against an external target, or the reference profile whose workers launch their own
-  // servers, never loads the reference server's code (fastify, routes, request schemas) into the CLI.
+  // Loaded only here: a run against an external target never loads the reference server's code (fastify, routes,
+  // request schemas) into the CLI.
   const { launchEmbedded } = await import('../embedded/launch.js');
   const launch = await launchEmbedded(profile);
   return {

@@ -14,7 +14,7 @@ import type { ReferenceOptions } from '../reference/context.js';
 import type { ReferenceApp } from '../reference/app.js';
 import type { RunningReference, StartHooks } from '../reference/server.js';
 import { FtfError } from '../shared/errors.js';
-import { bindEmbedded } from '../harness/target/binding.js';
+import { bindEmbedded, type EmbeddedBinding } from '../harness/target/binding.js';
 import { PROFILE_ERROR_CODES } from '../harness/target/errors.js';
 import type { Profile } from '../harness/target/profile.js';
 import { resolveTarget } from '../harness/target/resolve.js';
@@ -69,6 +69,14 @@ export function embeddedLaunchCount(): number {
   return launches;
 }
 
+/**
+ * The target of a launched server's binding, resolved the one way every launch resolves it: here, and in a
+ * Playwright worker handed a server by the CLI's launch broker (broker.ts).
+ */
+export function targetOfBinding(profile: Profile, binding: Pick<EmbeddedBinding, 'env' | 'overrides'>, env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
+  return resolveTarget(profile, { env: { ...env, ...binding.env }, overrides: binding.overrides });
+}
+
 export async function launchEmbedded(profile: Profile, opts: LaunchOptions = {}): Promise<EmbeddedLaunch> {
   const env = opts.env ?? process.env;
   const bound = opts.startBoundMs ?? embeddedStartBoundMs(env);
@@ -107,7 +115,7 @@ export async function launchEmbedded(profile: Profile, opts: LaunchOptions = {})
   const close = (): Promise<void> => (closed ??= server.close());
   try {
     const binding = bindEmbedded(profile, server);
-    const target = resolveTarget(profile, { env: { ...env, ...binding.env }, overrides: binding.overrides });
+    const target = targetOfBinding(profile, binding, env);
     return { target, env: binding.env, secrets: binding.secrets, close };
   } catch (e) {
     await close();

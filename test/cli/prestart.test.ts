@@ -108,11 +108,13 @@ describe('through the bin', () => {
     delete env.FTF_TARGET;
     const grep = '^amounts\\.indication-get:';
     const seen = new Set<string>();
+    let brokered = false;
     const r = await runBin(['run', '--no-report', '--grep', grep], env, () => {
       for (const runner of earlyRunners(marker)) {
         for (const worker of processes().filter((p) => p.ppid === runner)) {
           const selected = envOf(worker.pid, 'FTF_SELECT_GREP');
           if (selected !== undefined) seen.add(selected);
+          if (envOf(worker.pid, 'FTF_LAUNCH_BROKER')) brokered = true;
         }
       }
     });
@@ -120,6 +122,7 @@ describe('through the bin', () => {
     assert.match(r.out, /1 passed/);
     assert.deepEqual([...seen], [grep], 'a worker of the early runner ran with the --grep the CLI parsed after the runner started');
     assert.deepEqual(earlyRunners(marker), []);
+    assert.ok(brokered, 'the default target: the workers were told where the CLI\'s launch broker listens (src/embedded/broker.ts)');
   });
 
   test('the gated runner exits at once, printing nothing, when its go pipe closes without a go', { timeout: RUN_BOUND_MS }, async () => {

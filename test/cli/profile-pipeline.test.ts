@@ -28,15 +28,21 @@ test('run: a field error names the field and its position', async () => {
   assert.match(r.err, /field\.yaml:4:14 invalid value "staging" for environment: must be one of sandbox, production/);
 });
 
-test('run on the embedded reference profile launches no server before Playwright (each worker launches its own)', async () => {
-  const fake = fakePlaywright(join(FIXTURES, 'playwright-results.json'));
+test('run on the embedded reference profile: checking launches nothing; the only launches are the broker\'s, for the workers', async () => {
   const before = embeddedLaunchCount();
-  const r = await cli('run', '--no-report');
+  const refused = await cli('run', '--no-report', '--fail-on', 'never');
+  assert.equal(refused.code, 2, refused.err);
+  assert.equal(embeddedLaunchCount(), before, 'a run refused by its checks launched nothing');
+
+  const fake = fakePlaywright(join(FIXTURES, 'playwright-results.json'));
+  const r = await cli('run', '--no-report', '--workers', '2');
   assert.ok([0, 1].includes(r.code), r.err);
   assert.equal(fake.calls.length, 1);
-  assert.equal(embeddedLaunchCount(), before, 'validating the profile started nothing');
+  assert.ok(fake.calls[0]!.env.FTF_LAUNCH_BROKER, 'the workers are told where the broker listens (src/embedded/broker.ts)');
   assert.equal(fake.calls[0]!.env.FTF_TARGET, undefined);
-  assert.equal(fake.calls[0]!.env.FTF_PRIMARY_CLIENT_SECRET, undefined, 'no secret is handed to Playwright: workers generate their own');
+  assert.equal(fake.calls[0]!.env.FTF_PRIMARY_CLIENT_SECRET, undefined, 'no secret is handed to Playwright: a worker gets its server\'s from the broker');
+  // The plan: one server per sandbox worker and one for the production worker, launched while Playwright loads.
+  assert.equal(embeddedLaunchCount(), before + 3);
 });
 
 test('doctor on an embedded profile launches exactly one server, through the launcher', async () => {

@@ -13,7 +13,8 @@ import { reportPaths } from '../../harness/report/paths.js';
 import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
 import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js';
-import { resolveTargetFile } from '../../harness/target/load.js';
+import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE, resolveTargetFile } from '../../harness/target/load.js';
+import { startLaunchBroker, type LaunchBroker, type LaunchRequest } from '../../embedded/broker.js';
 import { transportKind } from '../../harness/http/transport-choice.js';
 import { oneOf, parse, passthroughArgs, regExpFlag, shardFlag, UsageError, workersFlag } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, startAllureInBackground, type Evaluation } from '../pipeline.js';
@@ -86,6 +87,16 @@ export async function runSuite(
   const open = await openTarget(opts.target, { probe: !opts.evaluateOnly, forPlaywright: true });
   // Started now so that its loading overlaps the run; it scans half of the reports beside this thread.
   const scanner = startLeakScanner();
+  let broker: LaunchBroker | undefined;
+  // The servers' secrets stay known after they close: the leak scan and the Allure build search for them.
+  let brokerSecrets: string[] = [];
+  const closeBroker = async (): Promise<void> => {
+    if (!broker) return;
+    brokerSecrets = broker.secrets();
+    const b = broker;
+    broker = undefined;
+    await b.close();
+  };
   try {
     const paths = reportPaths();
     const startedAt = new Date().toISOString();
@@ -94,8 +105,12 @@ export async function runSuite(
       // Moved aside now and deleted while Playwright runs (discard-previous.ts).
       const discarded = discardPrevious(paths.root, [paths.playwrightJson, paths.junit, paths.har, paths.allureResults, join(paths.root, DIGESTS_FILE), join(paths.root, BLOB_DIR)]);
       // The selection travels to the spec files as FTF_SELECT_GREP/TAG/SHARD (scenario/selection.ts); a shard writes a blob.
-      const env = { ...open.env, ...playwrightEnv(opts.selection), ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
+      // Each worker's reference server is launched here, while Playwright loads (embedded/broker.ts). A broker that
+      // cannot listen (a socket path too long for the platform) costs only that: each worker launches its own.
+      broker = open.perWorker ? await startLaunchBroker(plannedServers(opts.workers, opts.selection.extra ?? [])).catch(() => undefined) : undefined;
+      const env = { ...open.env, ...broker?.env, ...playwrightEnv(opts.selection), ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
       const status = await playwright.run(playwrightArgs(opts.selection), env);
+      await closeBroker();
       await discarded;
       if (!existsSync(paths.playwrightJson)) {
         throw new FtfError('FTF_E_INTERNAL', `Playwright ended (exit ${status ?? 'killed'}) without writing ${paths.playwrightJson}`, {
@@ -126,24 +141,39 @@ export async function runSuite(
     if (note) console.log(note);
     // Every file this run wrote, Allure HTML included, is searched for the run's secrets: a hit is a harness bug (exit 3).
     const basic = Object.values(open.target.credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : []));
+    const secrets = [...open.secrets, ...brokerSecrets];
     await assertRunLeakFree({
       scanner,
       reportsRoot: paths.root,
       outputDir: outputDirOf(opts.selection.extra ?? [], REPO_ROOT),
-      secrets: open.secrets,
+      secrets,
       basic,
       // --evaluate-only re-reads an earlier run's files: all of them are this verdict's reports.
       ...(opts.evaluateOnly ? {} : { since: Date.parse(startedAt) }),
     });
     // The verdict and the exit code are decided: the HTML (searched by the child itself) does not delay them.
-    if (opts.report === 'background') console.log(startAllureInBackground(cliSecretValues(open.secrets, basic)));
+    if (opts.report === 'background') console.log(startAllureInBackground(cliSecretValues(secrets, basic)));
     return { open, evaluation, startedAt, finishedAt, exitCode: exitCodeFor(evaluation.summary) };
   } catch (e) {
+    await closeBroker();
     await open.close();
     throw e;
   } finally {
     await scanner.close();
   }
+}
+
+/**
+ * The servers a default run's workers will ask for (playwright.config.ts, REFERENCE_PROJECTS): one per sandbox
+ * worker and one for the production project's single worker. A guess only: anything else is launched on request.
+ */
+function plannedServers(workers: string | undefined, playwrightArgs: readonly string[]): LaunchRequest[] {
+  // `-- --project NAME` picks projects the guess cannot know (no-control, one of the two): launch on request only.
+  if (playwrightArgs.some((a) => a === '--project' || a.startsWith('--project='))) return [];
+  const events = Number(process.env.FTF_REFERENCE_EVENTS ?? 0);
+  const sandbox: LaunchRequest = { profile: REFERENCE_PROFILE, mode: 'sandbox', events };
+  const count = Math.max(1, Math.min(Number(workers ?? process.env.FTF_WORKERS ?? 2) || 2, 8));
+  return [...Array.from({ length: count }, () => sandbox), { profile: REFERENCE_PRODUCTION_PROFILE, mode: 'production', events }];
 }
 
 export const runCommand: Command = {
