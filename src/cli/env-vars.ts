@@ -19,7 +19,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_TRANSPORT', text: "how the suite sends requests: `undici` (default, the undici transport inside the Playwright fixture, cheaper per request: docs/performance.md) or `playwright` (Playwright's `request` fixture); same recording and redaction either way" },
   { name: 'FTF_SPEC_DIR', text: 'folder with `ftf-interface-spec.md` and `clauses.yaml` (default: the installed package\'s own copy `dist/spec`, else `../shared/spec`; docs/package.md)' },
   { name: 'FTF_SPECS_DIR', text: 'scenario folder (default `specs/`)' },
-  { name: 'FTF_CACHE_DIR', text: 'where the parsed scenario catalogue and the target profiles that passed their check are kept between runs (default `<os tmpdir>/ftf-conformance-cache-<uid>`, private to the user; `off`: parse at every run; scenario/suite-cache.ts)' },
+  { name: 'FTF_CACHE_DIR', text: 'where the parsed scenario catalogue, the parsed clause catalogue and the target profiles that passed their check are kept between runs (default `<os tmpdir>/ftf-conformance-cache-<uid>`, private to the user; `off`: parse at every run; scenario/suite-cache.ts)' },
   { name: 'FTF_REPORTS_DIR', text: 'where reports are read and written (default `reports/`; for the installed package, `reports/` in the working directory)' },
   { name: 'FTF_SIGNING_KEY_FILE', text: 'Ed25519 private key (PKCS#8 PEM) for `certify` (same as `--key`)' },
   { name: 'FTF_PRESTART', text: "`0`: `run` and `certify` start Playwright's runner only once the CLI has checked everything, instead of at once beside it (bin/runner-prestart.mjs; the early runner waits for the CLI's go and is killed, having printed nothing, when the run does not start)" },

@@ -1,7 +1,7 @@
 /**
  * The user's cache folder, where a run keeps what it derived from files so the next run with the same files
- * does not derive it again (the parsed scenario catalogue: scenario/suite-cache.ts; the target profiles that
- * passed the profile schema: target/validate.ts). FTF_CACHE_DIR, by default
+ * does not derive it again (the parsed scenario catalogue: scenario/suite-cache.ts; the parsed clauses:
+ * spec/clauses.ts; the target profiles that passed the profile schema: target/validate.ts). FTF_CACHE_DIR, by default
  * `<os tmpdir>/ftf-conformance-cache-<uid>`, created mode 0700; a folder other users can write is not used
  * (someone could plant an entry), and FTF_CACHE_DIR=off keeps nothing. Every entry is keyed by codeKey() too,
  * so another version of the harness never reads it.
@@ -63,6 +63,16 @@ export function codeKey(env: NodeJS.ProcessEnv = process.env): string {
   code = hash.digest('hex');
   env[CODE_KEY_ENV] = `${code}:${REPO_ROOT}`;
   return code;
+}
+
+/**
+ * The code key when this process already has it (computed, or handed over by the process that started it),
+ * else undefined: for entries too cheap to derive to be worth hashing the harness for (spec/clauses.ts).
+ */
+export function knownCodeKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (code !== undefined) return code;
+  const handed = /^([0-9a-f]{64}):(.*)$/s.exec(env[CODE_KEY_ENV] ?? '');
+  return handed?.[1] !== undefined && handed[2] === REPO_ROOT ? codeKey(env) : undefined;
 }
 
 /** Writes a cache entry beside, then renames it: a reader (a worker, another run) sees the old entry or the new one, never half. */

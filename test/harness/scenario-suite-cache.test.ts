@@ -76,7 +76,7 @@ test('a later run (no FTF_SCENARIO_CACHE) reads the kept suite; FTF_CACHE_DIR=of
   const folder = join(dir, 'later-cache');
   // Each run a fresh process (this file's memo would otherwise answer), with no FTF_SCENARIO_CACHE handed down.
   const titles = inChild(undefined, folder).titles;
-  const entries = readdirSync(folder).filter((n) => n.endsWith('.v8'));
+  const entries = readdirSync(folder).filter((n) => n.startsWith('suite-') && n.endsWith('.v8'));
   assert.equal(entries.length, 1, 'one entry per scenario folder');
   const entry = join(folder, entries[0]!);
   // The next run reads the kept entry instead of parsing: a title changed inside it (not in the YAML) proves it.
