@@ -58,8 +58,16 @@ export interface LaunchBroker {
   close(): Promise<void>;
 }
 
-/** Starts the broker and, one after the other in the background, the launches of `plan`. */
-export async function startLaunchBroker(plan: readonly LaunchRequest[]): Promise<LaunchBroker> {
+/** A Unix socket path longer than this is cut short by the platform (sun_path: 108 bytes on Linux, 104 on macOS). */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+/**
+ * Starts the broker and, one after the other in the background, the launches of `plan`. Undefined when the
+ * temporary folder's path is too long for a socket (a long TMPDIR): then every worker launches its own.
+ */
+export async function startLaunchBroker(plan: readonly LaunchRequest[]): Promise<LaunchBroker | undefined> {
+  // The longest name mkdtemp can give, checked before anything is created.
+  if (Buffer.byteLength(join(tmpdir(), 'ftf-broker-XXXXXX', 'socket')) > MAX_SOCKET_PATH_BYTES) return undefined;
   const { launchEmbedded } = await import('./launch.js');
   const folder = mkdtempSync(join(tmpdir(), 'ftf-broker-'));
   const path = join(folder, 'socket');
@@ -81,10 +89,6 @@ export async function startLaunchBroker(plan: readonly LaunchRequest[]): Promise
     next.then((l) => l.secrets.forEach((x) => secrets.add(x)), () => undefined);
     return next;
   };
-  for (const r of plan) {
-    const key = keyOf(r);
-    ready.set(key, [...(ready.get(key) ?? []), launch(r)]);
-  }
   const answer = async (socket: Socket, line: string): Promise<void> => {
     let reply: Reply;
     try {
@@ -101,19 +105,33 @@ export async function startLaunchBroker(plan: readonly LaunchRequest[]): Promise
     socket.end(`${JSON.stringify(reply)}\n`);
   };
   const server: Server = createServer((socket) => {
-    let buffered = '';
+    let buffered: string | undefined = '';
     socket.setEncoding('utf8');
     socket.on('error', () => undefined);
     socket.on('data', (chunk: string) => {
+      if (buffered === undefined) return; // one request per connection, answered
       buffered += chunk;
       const end = buffered.indexOf('\n');
-      if (end >= 0) void answer(socket, buffered.slice(0, end));
+      if (end < 0) return;
+      const line = buffered.slice(0, end);
+      buffered = undefined;
+      void answer(socket, line);
     });
   });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(path, () => done());
-  });
+  try {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(path, () => done());
+    });
+  } catch (e) {
+    rmSync(folder, { recursive: true, force: true });
+    throw e;
+  }
+  // Planned only once the socket listens: a broker that could not start leaves no server behind.
+  for (const r of plan) {
+    const key = keyOf(r);
+    ready.set(key, [...(ready.get(key) ?? []), launch(r)]);
+  }
   return {
     env: { [BROKER_ENV]: path },
     secrets: () => [...secrets],

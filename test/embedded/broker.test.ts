@@ -4,12 +4,12 @@
  * no broker means "launch your own"; close() closes every server.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BROKER_ENV, requestServer, startLaunchBroker, type LaunchRequest } from '../../src/embedded/broker.js';
-import { targetOfBinding } from '../../src/embedded/launch.js';
+import { embeddedLaunchCount, targetOfBinding } from '../../src/embedded/launch.js';
 import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
 import { readProfile } from '../../src/harness/target/profile.js';
 import { FtfError } from '../../src/shared/errors.js';
@@ -32,7 +32,7 @@ describe('launch broker', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('hands each request a server of its own, planned or on demand, and closes them all', { timeout: BOUND_MS }, async () => {
-    const broker = await startLaunchBroker([sandbox]);
+    const broker = (await startLaunchBroker([sandbox]))!;
     const path = broker.env[BROKER_ENV]!;
     const first = await requestServer(path, sandbox, BOUND_MS);
     const second = await requestServer(path, sandbox, BOUND_MS);
@@ -52,12 +52,28 @@ describe('launch broker', () => {
   });
 
   it('a launch that fails reaches the worker as its error', { timeout: BOUND_MS }, async () => {
-    const broker = await startLaunchBroker([]);
+    const broker = (await startLaunchBroker([]))!;
     try {
       await assert.rejects(requestServer(broker.env[BROKER_ENV]!, { ...sandbox, fault: 'no-such-fault' }, BOUND_MS), (e: unknown) => e instanceof FtfError && /no-such-fault/.test(e.message));
     } finally {
       await broker.close();
     }
+  });
+
+  it('no broker where a socket path would be too long (a long TMPDIR): nothing created, nothing launched', async () => {
+    const long = join(dir, 'x'.repeat(60), 'y'.repeat(60));
+    mkdirSync(long, { recursive: true });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = long;
+    const before = embeddedLaunchCount();
+    try {
+      assert.equal(await startLaunchBroker([sandbox]), undefined);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    assert.equal(embeddedLaunchCount(), before, 'the plan is not launched');
+    assert.deepEqual(readdirSync(long), [], 'no private folder left');
   });
 
   it('no broker at the path: undefined, the worker launches its own', async () => {

@@ -92,10 +92,11 @@ export async function runSuite(
   let brokerSecrets: string[] = [];
   const closeBroker = async (): Promise<void> => {
     if (!broker) return;
-    brokerSecrets = broker.secrets();
     const b = broker;
     broker = undefined;
+    // After close(): it waits for every launch, so the list is whole.
     await b.close();
+    brokerSecrets = b.secrets();
   };
   try {
     const paths = reportPaths();
@@ -105,8 +106,8 @@ export async function runSuite(
       // Moved aside now and deleted while Playwright runs (discard-previous.ts).
       const discarded = discardPrevious(paths.root, [paths.playwrightJson, paths.junit, paths.har, paths.allureResults, join(paths.root, DIGESTS_FILE), join(paths.root, BLOB_DIR)]);
       // The selection travels to the spec files as FTF_SELECT_GREP/TAG/SHARD (scenario/selection.ts); a shard writes a blob.
-      // Each worker's reference server is launched here, while Playwright loads (embedded/broker.ts). A broker that
-      // cannot listen (a socket path too long for the platform) costs only that: each worker launches its own.
+      // Each worker's reference server is launched here, while Playwright loads (embedded/broker.ts). Without a broker
+      // (none can listen here) each worker launches its own, as `selftest`'s do.
       broker = open.perWorker ? await startLaunchBroker(plannedServers(opts.workers, opts.selection.extra ?? [])).catch(() => undefined) : undefined;
       const env = { ...open.env, ...broker?.env, ...playwrightEnv(opts.selection), ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
       const status = await playwright.run(playwrightArgs(opts.selection), env);
