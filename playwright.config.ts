@@ -18,7 +18,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { defineConfig, type PlaywrightTestConfig, type ReporterDescription } from '@playwright/test';
-import { runTimeoutMs, testTimeoutMs } from './src/harness/target/bounds.js';
+import { configuredWorkers, runTimeoutMs, testTimeoutMs } from './src/harness/target/bounds.js';
 import { profileTimeouts, REFERENCE_PROFILE, resolveTargetFile } from './src/harness/target/load.js';
 import { fileURLToPath } from 'node:url';
 import { sharedTargetProjects } from './src/harness/shared-phases.js';
@@ -59,7 +59,7 @@ export const SHARED_TARGET_PROJECTS: Project[] = sharedTargetProjects(process.ar
 
 const shared = Boolean(process.env.FTF_TARGET?.trim());
 const projects: Project[] = shared ? SHARED_TARGET_PROJECTS : REFERENCE_PROJECTS;
-const workers = Number(process.env.FTF_WORKERS ?? 2);
+const workers = configuredWorkers();
 const specsDir = process.env.FTF_SPECS_DIR ?? 'specs';
 
 /** YAML scenario files (step groups under _steps excluded): an upper bound of the tests per project. */

@@ -35,8 +35,8 @@ import { withMutationGuard } from '../src/harness/target/capabilities.js';
 import { cliAllowsMutations, guardProductionWrites, mutationSkipReason } from '../src/harness/target/guard.js';
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../src/harness/target/load.js';
 import { readProfile } from '../src/harness/target/profile.js';
-import { embeddedStartBoundMs, launchEmbedded, targetOfBinding, type EmbeddedLaunch } from '../src/embedded/launch.js';
-import { BROKER_ENV, requestServer, type LaunchRequest } from '../src/embedded/broker.js';
+import { embeddedStartBoundMs, targetOfBinding, type EmbeddedLaunch } from '../src/embedded/launch.js';
+import { BROKER_ENV, launchRequested, requestServer, type LaunchRequest } from '../src/embedded/broker.js';
 import type { Capability, ResolvedTarget } from '../src/harness/target/types.js';
 import { FtfError } from '../src/shared/errors.js';
 import { announceSecrets } from '../src/harness/report/secret-digests.js';
@@ -205,10 +205,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         // `run` launches this worker's server in the CLI (broker.ts); without a broker the worker launches it here.
         const broker = process.env[BROKER_ENV];
         const brokered = broker ? await requestServer(broker, request, embeddedStartBoundMs()) : undefined;
-        const { profile, ...server } = request;
         launch = brokered
-          ? { target: targetOfBinding(readProfile(profile), brokered), secrets: brokered.secrets, close: async () => undefined }
-          : await launchEmbedded(readProfile(profile), { server });
+          ? { target: targetOfBinding(readProfile(request.profile), brokered), secrets: brokered.secrets, close: async () => undefined }
+          : await launchRequested(request);
       } catch (e) {
         // Playwright shows the error as "<message>"; the code leads it for readers (the verdict reads the record).
         await use({ error: e instanceof FtfError ? new FtfError(e.code, `${e.code}: ${e.message}`, { ...(e.hint ? { hint: e.hint } : {}), cause: e }) : e });

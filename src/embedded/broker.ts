@@ -20,9 +20,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FtfError } from '../shared/errors.js';
 import type { TargetUrls } from '../harness/target/resolve.js';
-import { PROFILE_ERROR_CODES } from '../harness/target/errors.js';
 import { readProfile } from '../harness/target/profile.js';
-import type { EmbeddedLaunch } from './launch.js';
+import { launchEmbedded, startTimeoutError, type EmbeddedLaunch } from './launch.js';
 
 /** The variable that tells a worker where the broker listens. */
 export const BROKER_ENV = 'FTF_LAUNCH_BROKER';
@@ -68,7 +67,6 @@ const MAX_SOCKET_PATH_BYTES = 103;
 export async function startLaunchBroker(plan: readonly LaunchRequest[]): Promise<LaunchBroker | undefined> {
   // The longest name mkdtemp can give, checked before anything is created.
   if (Buffer.byteLength(join(tmpdir(), 'ftf-broker-XXXXXX', 'socket')) > MAX_SOCKET_PATH_BYTES) return undefined;
-  const { launchEmbedded } = await import('./launch.js');
   const folder = mkdtempSync(join(tmpdir(), 'ftf-broker-'));
   const path = join(folder, 'socket');
   const launches: Array<Promise<EmbeddedLaunch>> = [];
@@ -78,11 +76,7 @@ export async function startLaunchBroker(plan: readonly LaunchRequest[]): Promise
   let closing = false;
   /** Launches run one at a time: the first loads the reference's code, the others reuse it. */
   const launch = (r: LaunchRequest): Promise<EmbeddedLaunch> => {
-    const next = queue.then(() =>
-      launchEmbedded(readProfile(r.profile), {
-        server: { ...(r.fault ? { fault: r.fault } : {}), ...(r.variants?.length ? { variants: r.variants } : {}), ...(r.mode ? { mode: r.mode } : {}), events: r.events },
-      }),
-    );
+    const next = queue.then(() => launchRequested(r));
     queue = next.catch(() => undefined);
     launches.push(next);
     // A planned launch that failed is reported to the worker that takes it; unhandled here it would crash the CLI.
@@ -145,6 +139,12 @@ export async function startLaunchBroker(plan: readonly LaunchRequest[]): Promise
   };
 }
 
+/** Launches the server `request` asks for, in this process: the broker's way, and a worker's without a broker. */
+export function launchRequested(request: LaunchRequest): Promise<EmbeddedLaunch> {
+  const { profile, ...server } = request;
+  return launchEmbedded(readProfile(profile), { server });
+}
+
 /**
  * A worker's request: its own server from the broker at `path`, within `boundMs` (the embedded start bound).
  * Undefined when no broker answers there (gone, or never started: the worker launches its own); a launch
@@ -158,9 +158,7 @@ export async function requestServer(path: string, request: LaunchRequest, boundM
     const line = await new Promise<string | undefined>((done, fail) => {
       let buffered = '';
       let connected = false;
-      timer = setTimeout(() => fail(new FtfError(PROFILE_ERROR_CODES.embeddedStartTimeout,
-        `the embedded reference server for ${request.profile} did not start within ${boundMs} ms (launched by the CLI's broker)`,
-        { hint: 'the machine is overloaded or the server hangs; raise FTF_EMBEDDED_START_MS or run fewer workers (FTF_WORKERS)' })), boundMs);
+      timer = setTimeout(() => fail(startTimeoutError(request.profile, boundMs, "the CLI's launch broker had not handed it over")), boundMs);
       socket.once('connect', () => {
         connected = true;
         socket.write(`${JSON.stringify(request)}\n`);

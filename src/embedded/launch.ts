@@ -69,6 +69,14 @@ export function embeddedLaunchCount(): number {
   return launches;
 }
 
+/** FTF_E_TARGET_START_TIMEOUT for a server of `profileFile` not started within `boundMs`: `detail` says where it stood. */
+export function startTimeoutError(profileFile: string, boundMs: number, detail: string): FtfError {
+  return new FtfError(PROFILE_ERROR_CODES.embeddedStartTimeout, `the embedded reference server for ${profileFile} did not start within ${boundMs} ms: ${detail}`, {
+    hint: 'the machine is overloaded or the server hangs; raise FTF_EMBEDDED_START_MS or run fewer workers (FTF_WORKERS)',
+    location: { file: profileFile },
+  });
+}
+
 /**
  * The target of a launched server's binding, resolved the one way every launch resolves it: here, and in a
  * Playwright worker handed a server by the CLI's launch broker (broker.ts).
@@ -83,9 +91,7 @@ export async function launchEmbedded(profile: Profile, opts: LaunchOptions = {})
   let phase: LaunchPhase = 'import';
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new FtfError(PROFILE_ERROR_CODES.embeddedStartTimeout,
-      `the embedded reference server for ${profile.file} did not start within ${bound} ms: phase "${phase}" (${PHASE_WHAT[phase]}) ran out`,
-      { hint: 'the machine is overloaded or the server hangs; raise FTF_EMBEDDED_START_MS or run fewer workers (FTF_WORKERS)', location: { file: profile.file } })), bound);
+    timer = setTimeout(() => reject(startTimeoutError(profile.file, bound, `phase "${phase}" (${PHASE_WHAT[phase]}) ran out`)), bound);
   });
   launches++;
   const starting = (async () => {

@@ -40,8 +40,8 @@ let code: string | undefined;
  */
 export function codeKey(env: NodeJS.ProcessEnv = process.env): string {
   if (code !== undefined) return code;
-  const handed = /^([0-9a-f]{64}):(.*)$/s.exec(env[CODE_KEY_ENV] ?? '');
-  if (handed?.[1] !== undefined && handed[2] === REPO_ROOT) return (code = handed[1]);
+  const handed = handedCodeKey(env);
+  if (handed !== undefined) return (code = handed);
   const hash = createHash('sha256').update(`node ${process.versions.v8}\0`);
   for (const top of ['src', 'schemas']) {
     const base = join(REPO_ROOT, top);
@@ -70,9 +70,13 @@ export function codeKey(env: NodeJS.ProcessEnv = process.env): string {
  * else undefined: for entries too cheap to derive to be worth hashing the harness for (spec/clauses.ts).
  */
 export function knownCodeKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (code !== undefined) return code;
+  return code ?? (handedCodeKey(env) !== undefined ? codeKey(env) : undefined);
+}
+
+/** The key the parent handed over (CODE_KEY_ENV), when it was computed for this checkout. */
+function handedCodeKey(env: NodeJS.ProcessEnv): string | undefined {
   const handed = /^([0-9a-f]{64}):(.*)$/s.exec(env[CODE_KEY_ENV] ?? '');
-  return handed?.[1] !== undefined && handed[2] === REPO_ROOT ? codeKey(env) : undefined;
+  return handed?.[1] !== undefined && handed[2] === REPO_ROOT ? handed[1] : undefined;
 }
 
 /** Writes a cache entry beside, then renames it: a reader (a worker, another run) sees the old entry or the new one, never half. */

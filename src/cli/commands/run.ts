@@ -16,6 +16,7 @@ import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js
 import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE, resolveTargetFile } from '../../harness/target/load.js';
 import { startLaunchBroker, type LaunchBroker, type LaunchRequest } from '../../embedded/broker.js';
 import { transportKind } from '../../harness/http/transport-choice.js';
+import { configuredWorkers } from '../../harness/target/bounds.js';
 import { oneOf, parse, passthroughArgs, regExpFlag, shardFlag, UsageError, workersFlag } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, startAllureInBackground, type Evaluation } from '../pipeline.js';
 import { playwright, playwrightArgs, playwrightEnv, type PlaywrightSelection } from '../playwright.js';
@@ -173,7 +174,8 @@ function plannedServers(workers: string | undefined, playwrightArgs: readonly st
   if (playwrightArgs.some((a) => a === '--project' || a.startsWith('--project='))) return [];
   const events = Number(process.env.FTF_REFERENCE_EVENTS ?? 0);
   const sandbox: LaunchRequest = { profile: REFERENCE_PROFILE, mode: 'sandbox', events };
-  const count = Math.max(1, Math.min(Number(workers ?? process.env.FTF_WORKERS ?? 2) || 2, 8));
+  // As many as the config will start (the same rule, on the FTF_WORKERS the run hands it), at most 8 ahead.
+  const count = Math.max(1, Math.min(configuredWorkers(workers ? { FTF_WORKERS: workers } : process.env) || 1, 8));
   return [...Array.from({ length: count }, () => sandbox), { profile: REFERENCE_PRODUCTION_PROFILE, mode: 'production', events }];
 }
 

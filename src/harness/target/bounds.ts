@@ -41,6 +41,11 @@ export function testTimeoutMs(t: Pick<Timeouts, 'requestMs' | 'scenarioMs'>): nu
   return t.scenarioMs + graceMs(t);
 }
 
+/** Playwright's worker count for a run: FTF_WORKERS (the CLI's --workers travels as it), else 2. */
+export function configuredWorkers(env: NodeJS.ProcessEnv = process.env): number {
+  return Number(env.FTF_WORKERS ?? 2);
+}
+
 /**
  * The run bound (Playwright globalTimeout): every test of a worker back to back at its own bound, plus one
  * grace per test for a worker restart (Playwright replaces a worker after each failure) and one test bound
