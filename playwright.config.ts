@@ -26,8 +26,11 @@ import { exclusiveReasons } from './src/harness/scenario/isolation.js';
 import { PRODUCTION_GREP, PRODUCTION_TAG, SCOPE_METADATA } from './src/harness/scenario/environment.js';
 import { loadScenarioSuiteOnce } from './src/harness/scenario/suite-cache.js';
 import { PROPERTY_TESTS } from './src/harness/properties/catalogue.js';
+import { workerNodeOptions } from './src/harness/worker-heap.js';
 
 const ci = Boolean(process.env.CI);
+// The workers' heap ceiling (src/harness/worker-heap.ts): Playwright forks them with this process's environment.
+process.env.NODE_OPTIONS = workerNodeOptions(process.env.NODE_OPTIONS);
 // '.ts' in the repository (Playwright transpiles), '.js' when this config runs compiled in the installed package
 // (dist/, scripts/build-package.mjs): the test files and reporters below are named with the same extension.
 const ext = import.meta.url.endsWith('.js') ? 'js' : 'ts';

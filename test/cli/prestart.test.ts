@@ -14,6 +14,7 @@ import { after, describe, test } from 'node:test';
 import { adoptPrestartedRunner, ftfDelta, takePrestartedRunner, type PrestartedRunner } from '../../src/cli/prestarted-runner.js';
 import { playwrightCli } from '../../src/cli/playwright.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
+import { workerNodeOptions } from '../../src/harness/worker-heap.js';
 import { alive, commandOf, envOf, processes, until } from './procs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-cli-prestart-'));
@@ -109,12 +110,15 @@ describe('through the bin', () => {
     const grep = '^amounts\\.indication-get:';
     const seen = new Set<string>();
     let brokered = false;
+    const workerOptions = new Set<string>();
     const r = await runBin(['run', '--no-report', '--grep', grep], env, () => {
       for (const runner of earlyRunners(marker)) {
         for (const worker of processes().filter((p) => p.ppid === runner)) {
           const selected = envOf(worker.pid, 'FTF_SELECT_GREP');
           if (selected !== undefined) seen.add(selected);
           if (envOf(worker.pid, 'FTF_LAUNCH_BROKER')) brokered = true;
+          const options = envOf(worker.pid, 'NODE_OPTIONS');
+          if (options !== undefined) workerOptions.add(options);
         }
       }
     });
@@ -123,6 +127,7 @@ describe('through the bin', () => {
     assert.deepEqual([...seen], [grep], 'a worker of the early runner ran with the --grep the CLI parsed after the runner started');
     assert.deepEqual(earlyRunners(marker), []);
     assert.ok(brokered, 'the default target: the workers were told where the CLI\'s launch broker listens (src/embedded/broker.ts)');
+    assert.deepEqual([...workerOptions], [workerNodeOptions(process.env.NODE_OPTIONS)], 'the config gave the workers their heap ceiling (src/harness/worker-heap.ts)');
   });
 
   test('the gated runner exits at once, printing nothing, when its go pipe closes without a go', { timeout: RUN_BOUND_MS }, async () => {
