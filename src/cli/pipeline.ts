@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildAllureReport, requireAllureCli } from '../harness/report/allure-report.js';
-import { harnessIdentity } from '../harness/report/certificate.js';
+import { harnessName } from '../harness/report/harness-identity.js';
 import { writeAllureSupportFiles } from '../harness/report/allure.js';
 import { loadClauseCatalogue, type ClauseCatalogue } from '../harness/spec/clauses.js';
 import { reportPaths } from '../harness/report/paths.js';
@@ -179,7 +179,7 @@ export function publishAllure(
   options: { build: boolean; embedded?: boolean; implementation?: VerdictSummary['implementation'] },
 ): string | undefined {
   const paths = reportPaths();
-  const harness = harnessIdentity();
+  const harness = harnessName();
   writeAllureSupportFiles(paths.allureResults, {
     targetName: target.name,
     baseUrl: options.embedded ? 'embedded reference server' : target.baseUrl,

@@ -65,6 +65,7 @@ test('the bundle holds a signed certificate, md, html and the merged HAR evidenc
   assert.equal(certificate.spec.sha256, catalogue.specSha256);
   assert.match(certificate.harness.version, /^\d+\.\d+\.\d+/);
   assert.ok(certificate.harness.commit.length > 0);
+  assert.match(certificate.harness.files.digest, /^[0-9a-f]{128}$/, 'the certificate carries the sha-512 of the harness files');
   assert.ok(Object.keys(certificate.files.schemas).some((f) => f.startsWith('schemas/')), 'schema files are hashed');
   assert.ok(Object.keys(certificate.files.scenarios).every((f) => f.startsWith('specs/')));
   assert.equal(certificate.verdict.overall, 'non-conformant');

@@ -30,6 +30,7 @@ export function certificateMarkdown(c: Certificate): string {
     `| Capabilities | ${c.target.capabilities.map(md).join(', ') || 'none'} |`,
     `| Implementation | ${md(describeImplementation(c.implementation))} |`,
         `| Harness | ${md(c.harness.name)} ${md(c.harness.version)}, commit ${md(c.harness.commit)} |`,
+    `| Harness files | sha512 \`${c.harness.files.digest}\` (${c.harness.files.count} files of the ${c.harness.files.scope}) |`,
     `| Spec sha256 | \`${c.spec.sha256}\` |`,
     `| Run | ${c.run.started_at} to ${c.run.finished_at} |`,
     `| Scenarios | ${t.total} total, ${t.executed} executed: ${t.passed} passed, ${t.failed} failed, ${t.warning} warnings, ${t.errored} errored, ${t.waived} waived, ${t.skipped} skipped, ${t['not-applicable']} not applicable |`,
@@ -85,6 +86,7 @@ ${row(['Auth URL', e(c.target.auth_url)])}
 ${row(['Capabilities', e(c.target.capabilities.join(', ') || 'none')])}
 ${row(['Implementation', e(describeImplementation(c.implementation))])}
 ${row(['Harness', `${e(c.harness.name)} ${e(c.harness.version)}, commit <code>${e(c.harness.commit)}</code>`])}
+${row(['Harness files', `sha512 <code>${e(c.harness.files.digest)}</code> (${c.harness.files.count} files of the ${e(c.harness.files.scope)})`])}
 ${row(['Spec sha256', `<code>${e(c.spec.sha256)}</code>`])}
 ${row(['Run', `${e(c.run.started_at)} to ${e(c.run.finished_at)}`])}
 ${row(['Totals', e(Object.entries(c.verdict.totals).map(([k, v]) => `${k} ${v}`).join(', '))])}

@@ -1,15 +1,15 @@
 /**
- * The conformance certificate: what was tested (target, capabilities, harness version and commit, hashes
+ * The conformance certificate: what was tested (target, capabilities, harness version, commit and files digest, hashes
  * of the spec, every scenario and schema file), when, and with which verdict per clause. Signed with
  * Ed25519 over the canonical compact JSON of everything but `signature`.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalJson } from './canonical-json.js';
 import { sha256, type ClauseCatalogue } from '../spec/clauses.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { signPayload, verifyPayload, publicKeyFingerprint, type SigningKey } from './signing.js';
+import { harnessIdentity, type HarnessIdentity } from './harness-identity.js';
 import type { ImplementationVersion } from './implementation.js';
 import type { ClauseVerdict, OverallVerdict, ScenarioVerdict, Totals, VerdictSummary } from './verdicts.js';
 import type { Waiver } from './waivers.js';
@@ -27,7 +27,8 @@ export interface CertificateTarget {
 export interface CertificateBody {
   format: typeof CERTIFICATE_FORMAT;
   target: CertificateTarget;
-  harness: { name: string; version: string; commit: string };
+  /** Package name, version, commit and the sha-512 of the harness files that ran (harness-identity.ts). */
+  harness: HarnessIdentity;
   /** The implementation under test (profile `implementation`; implementation.ts). */
   implementation: ImplementationVersion;
   spec: { file: string; sha256: string; clauses_sha256: string };
@@ -183,18 +184,6 @@ export function verifyCertificateText(text: string, options: { publicKeyPem?: st
     }
   }
   return { ok: problems.length === 0, problems, ...(fingerprint ? { fingerprint } : {}), overall: cert.verdict?.overall };
-}
-
-/** The harness's package name and version, and its git commit ('unknown' outside a git checkout): certificates and the Allure label. */
-export function harnessIdentity(): CertificateBody['harness'] {
-  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
-  let commit = 'unknown';
-  try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || 'unknown';
-  } catch {
-    /* not a git checkout: "unknown" */
-  }
-  return { name: pkg.name, version: pkg.version, commit };
 }
 
 /** sha256 of every matching file under dir, keyed by path relative to the repository root. */
