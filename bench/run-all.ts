@@ -16,19 +16,13 @@ import { walkBenchmark } from './real-walk.js';
 import { scaleBenchmark } from './scale.js';
 import { startupBenchmark } from './startup.js';
 import { suiteBenchmark } from './suite-wall.js';
+import { parseBenchArgs } from './lib/args.js';
 import { printSummary, type Benchmark, type Figure } from './lib/summary.js';
 import { validationBenchmark } from './validation.js';
 
 const BENCHMARKS: Benchmark[] = [validationBenchmark, overheadBenchmark, scaleBenchmark, suiteBenchmark, realPathBenchmark, startupBenchmark, walkBenchmark, perRequestBenchmark];
 
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const at = args.indexOf('--baseline');
-const baseline = at >= 0 ? args[at + 1] : undefined;
-if (at >= 0 && !baseline) throw new Error('--baseline needs a folder (a checkout with its node_modules)');
-const names = args.filter((a, i) => a !== '--quick' && i !== at && i !== at + 1);
-const known = BENCHMARKS.map((b) => b.name);
-for (const n of names) if (!known.includes(n)) throw new Error(`unknown benchmark ${n} (known: ${known.join(', ')}; flag: --quick)`);
+const { quick, baseline, names } = parseBenchArgs(process.argv.slice(2), BENCHMARKS.map((b) => b.name));
 const chosen = names.length ? BENCHMARKS.filter((b) => names.includes(b.name)) : BENCHMARKS;
 
 const start = loadavg();
