@@ -87,7 +87,7 @@ describe('reading the record of each status', () => {
   });
 
   it('skipped and not-applicable come from Playwright\'s skip and the annotations', () => {
-    assert.deepEqual(readOutcome({ annotations: [{ type: 'skip', description: 'needs consent' }], lastStatus: 'skipped' }), { status: 'skipped', reason: 'needs consent', clauses: [], checks: [], exchanges: [], warnings: [] });
+    assert.deepEqual(readOutcome({ annotations: [{ type: 'skip', description: 'needs consent' }], lastStatus: 'skipped' }), { status: 'skipped', reason: 'needs consent', clauses: [], checks: [], exchanges: [], warnings: [], outcomes: [] });
     assert.equal(readOutcome({ annotations: [{ type: 'skip', description: 'not applicable: no API keys' }], lastStatus: 'skipped' }).status, 'not-applicable');
     const na = readOutcome({ annotations: [{ type: 'not-applicable', description: 'no API keys' }, encodeOutcome({ ...failed, status: 'passed' })], lastStatus: 'passed' });
     assert.deepEqual([na.status, na.reason], ['not-applicable', 'no API keys']);

@@ -13,6 +13,9 @@ export interface CheckResult {
   message: string;
   /** Clause ids this check verifies (the engine stamps the scenario's `covers:` when the check names none). */
   clauses?: string[];
+  /** Where the check was made: the step's title and YAML position (stamped by the engine). */
+  step?: string;
+  at?: { file: string; line: number; column: number };
 }
 
 /** What a check needs to know about a response (the engine's ResponseRecord satisfies it). */

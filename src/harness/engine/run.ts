@@ -89,6 +89,8 @@ class Runner {
     const redact = (text: string): string => (engine.redact ? engine.redact(text) : text);
     const record = (r: CheckResult): void => {
       r.clauses ??= [...this.covers];
+      r.step ??= title;
+      r.at ??= { file: location.file, line: location.line, column: location.column };
       this.checks.push(r);
       engine.onCheck?.(r);
     };

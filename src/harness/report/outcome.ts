@@ -6,11 +6,38 @@
  * text to decide anything. Playwright's own status wins where the test never reached the entry's catch: a
  * timeout, an interrupted run or a crashed worker becomes `errored` with the reason.
  */
-import { kindOf, type ErrorKind } from './error-codes.js';
+import { ERROR_KINDS, kindOf, type ErrorKind } from './error-codes.js';
 
 export type OutcomeStatus = 'passed' | 'failed' | 'errored' | 'skipped' | 'not-applicable' | 'waived';
 
 export const OUTCOME_ANNOTATION = 'ftf-outcome';
+
+/** How one check ended. `errored`: the check could not be judged (its input broke); `not-applicable`: it had nothing to judge. */
+export type CheckStatus = 'passed' | 'failed' | 'errored' | 'not-applicable';
+export const CHECK_STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'errored', 'not-applicable'];
+export type CheckLevel = 'must' | 'should';
+
+/**
+ * One check of the scenario, as data: the clause(s) it judges, their level (which decides pass / warn / fail)
+ * and how it ended, with its evidence (the YAML location, the step, the exchanges recorded by then). Passed
+ * checks are kept once per (check, clauses, level) with a count; every failed one is kept on its own.
+ */
+export interface CheckOutcome {
+  check: string;
+  clauses: string[];
+  level: CheckLevel;
+  status: CheckStatus;
+  /** How many checks this entry stands for (passed checks of the same kind and clauses). */
+  count?: number;
+  message?: string;
+  expected?: string;
+  actual?: string;
+  /** The YAML position of the check (file:line:col). */
+  location?: string;
+  step?: string;
+  /** Attachment names of the exchanges recorded when it failed (the last one is the one judged). */
+  exchanges?: string[];
+}
 
 /** A should-level check that failed in a scenario that otherwise ran to its end. */
 export interface OutcomeWarning {
@@ -41,6 +68,8 @@ export interface OutcomeRecord {
   warnings: OutcomeWarning[];
   /** Values of the profile's `implementation.version_header` in the test's responses (implementation.ts). */
   implementationVersions?: string[];
+  /** Every check the scenario ran (passed ones aggregated): what clause verdicts are made of. */
+  outcomes?: CheckOutcome[];
 }
 
 /** What the reader needs from a Playwright test, whichever API it came through (JSON report or reporter). */
@@ -68,17 +97,78 @@ export function outcomeLine(r: OutcomeRecord): string {
   return `outcome: ${r.status} ${r.kind ?? '-'} ${r.code ?? '-'} checks=${r.checks.join(',')} clauses=${r.clauses.join(',')}`;
 }
 
-const EMPTY = { clauses: [], checks: [], exchanges: [], warnings: [] } satisfies Partial<OutcomeRecord>;
+const EMPTY = { clauses: [], checks: [], exchanges: [], warnings: [], outcomes: [] } satisfies Partial<OutcomeRecord>;
 
-function recorded(facts: TestFacts): OutcomeRecord | undefined {
+const OUTCOME_STATUSES: ReadonlySet<string> = new Set<OutcomeStatus>(['passed', 'failed', 'errored', 'skipped', 'not-applicable', 'waived']);
+const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** The record's shape holds (a record whose structure was altered on its way is no record: errored, never a crash). */
+function wellFormed(r: Partial<OutcomeRecord>): boolean {
+  return typeof r.status === 'string' && OUTCOME_STATUSES.has(r.status)
+    && (r.kind === undefined || ERROR_KIND_SET.has(r.kind))
+    && isStrings(r.clauses ?? []) && isStrings(r.checks ?? []) && isStrings(r.exchanges ?? [])
+    && Array.isArray(r.warnings ?? []) && Array.isArray(r.outcomes ?? [])
+    && (r.outcomes ?? []).every((o) => typeof o === 'object' && o !== null && CHECK_STATUS_SET.has(o.status) && isStrings(o.clauses) && (o.level === 'must' || o.level === 'should'));
+}
+
+const ERROR_KIND_SET: ReadonlySet<string> = new Set(ERROR_KINDS);
+const CHECK_STATUS_SET: ReadonlySet<string> = new Set(CHECK_STATUSES);
+
+/** The last record of the test: `unreadable` when one was written but does not parse into a record. */
+function recorded(facts: TestFacts): OutcomeRecord | 'unreadable' | undefined {
   const last = [...facts.annotations].reverse().find((a) => a.type === OUTCOME_ANNOTATION && a.description);
   if (!last) return undefined;
   try {
-    const parsed = JSON.parse(last.description!) as OutcomeRecord;
-    return { ...EMPTY, ...parsed };
+    const parsed = JSON.parse(last.description!) as Partial<OutcomeRecord>;
+    if (typeof parsed !== 'object' || parsed === null || !wellFormed(parsed)) return 'unreadable';
+    return { ...EMPTY, ...parsed } as OutcomeRecord;
   } catch {
-    return undefined;
+    return 'unreadable';
   }
+}
+
+/**
+ * Keys of the record whose values are the harness's own vocabulary (statuses, kinds, codes, clause ids, check
+ * names, levels), each with the shape it must have. The redacting reporter leaves a value of that shape as it
+ * is (a target cannot write into it, and a secret that happens to spell `failed` or a clause id reveals nothing
+ * by the word printed there); every other string of the record is free text and is redacted on its own. So a
+ * secret's value can never alter the record's structure (issue 29).
+ */
+const VOCABULARY: Readonly<Record<string, RegExp>> = {
+  status: /^(passed|failed|errored|skipped|not-applicable|waived)$/,
+  kind: /^(non-conformance|target|input|internal)$/,
+  code: /^FTF_E_[A-Z0-9_]+$/,
+  clauses: /^[A-Z][A-Z0-9_]*(-[A-Z0-9_]+)*$/,
+  checks: /^[a-z][a-z0-9_]*(:[a-z0-9][a-z0-9_.-]*)?$/,
+  check: /^[a-z][a-z0-9_]*(:[a-z0-9][a-z0-9_.-]*)?$/,
+  level: /^(must|should)$/,
+};
+
+/** Redacts the free text of an encoded record, field by field; text that is no record is redacted whole. */
+export function redactOutcomeDescription(description: string, redact: (text: string) => string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(description);
+  } catch {
+    return redact(description);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return redact(description);
+  return JSON.stringify(redactFields(parsed, undefined, redact));
+}
+
+function redactFields(value: unknown, key: string | undefined, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') {
+    const shape = key === undefined ? undefined : VOCABULARY[key];
+    return shape?.test(value) ? value : redact(value);
+  }
+  if (Array.isArray(value)) return value.map((v) => redactFields(v, key, redact));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    // Keys are the harness's own field names; a key that is not one is redacted like free text.
+    for (const [k, v] of Object.entries(value)) out[/^[A-Za-z][A-Za-z0-9_]*$/.test(k) ? k : redact(k)] = redactFields(v, k, redact);
+    return out;
+  }
+  return value;
 }
 
 function annotation(facts: TestFacts, ...types: string[]): string | undefined {
@@ -88,7 +178,9 @@ function annotation(facts: TestFacts, ...types: string[]): string | undefined {
 
 /** The record of one test. */
 export function readOutcome(facts: TestFacts): OutcomeRecord {
-  const record = recorded(facts);
+  const found = recorded(facts);
+  if (found === 'unreadable') return unreadable(facts);
+  const record = found;
   const na = annotation(facts, 'not-applicable');
   if (na !== undefined) return { ...EMPTY, ...record, status: 'not-applicable', reason: na || 'not applicable' };
   if (facts.lastStatus === 'skipped' || facts.lastStatus === undefined) {
@@ -119,6 +211,11 @@ export function readOutcome(facts: TestFacts): OutcomeRecord {
   }
   if (facts.lastStatus === 'passed') return { ...EMPTY, status: 'passed' };
   return noRecord(facts);
+}
+
+/** A record was written but its structure did not survive (never a crash of every report downstream). */
+function unreadable(facts: TestFacts): OutcomeRecord {
+  return { ...EMPTY, status: 'errored', code: 'FTF_E_INTERNAL', kind: 'internal', reason: `the outcome record of the test is unreadable${facts.lastStatus ? ` (Playwright: ${facts.lastStatus})` : ''}` };
 }
 
 /** Failed before or after the entry recorded anything: fixture set-up, worker crash, a test without the entry. */

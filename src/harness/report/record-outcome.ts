@@ -10,7 +10,8 @@ import { CheckFailure } from '../engine/errors.js';
 import type { SourceLocation } from '../scenario/types.js';
 import { FtfError } from '../../shared/errors.js';
 import { kindOf } from './error-codes.js';
-import { outcomeLine, type OutcomeRecord, type OutcomeWarning } from './outcome.js';
+import { outcomeLine, type CheckLevel, type CheckOutcome, type OutcomeRecord, type OutcomeWarning } from './outcome.js';
+import { loadClauseCatalogue } from '../spec/clauses.js';
 
 /** Evidence of the run: attachment names of the recorded exchanges and the HAR file. */
 export interface Evidence {
@@ -25,6 +26,63 @@ export interface OutcomeContext {
   covers: readonly string[];
   evidence: Evidence;
   checks: readonly CheckResult[];
+  /** The level of a clause (clauses.yaml); default: the one catalogue. An unknown clause is must. */
+  levelOf?: (clause: string) => CheckLevel;
+}
+
+let catalogueLevel: ((clause: string) => CheckLevel) | undefined;
+/** Levels from the one clause catalogue (loaded once per process, on first use). */
+function defaultLevelOf(clause: string): CheckLevel {
+  if (!catalogueLevel) {
+    const byId = loadClauseCatalogue().byId;
+    catalogueLevel = (id) => byId.get(id)?.level ?? 'must';
+  }
+  return catalogueLevel(clause);
+}
+
+/**
+ * A check's level: `should` when the scenario says so (`severity: should`), else the level of the clauses it
+ * judges (must when any is must): the check's clause, not its scenario, decides pass / warn / fail.
+ */
+export function checkLevel(check: Pick<CheckResult, 'severity'>, clauses: readonly string[], levelOf: (clause: string) => CheckLevel = defaultLevelOf): CheckLevel {
+  if (check.severity === 'should') return 'should';
+  return clauses.length > 0 && clauses.every((c) => levelOf(c) === 'should') ? 'should' : 'must';
+}
+
+/**
+ * The check outcomes of a scenario: every failed check on its own (with its step, YAML position and the
+ * exchanges recorded by then), passed checks once per (check, clauses, level) with their count.
+ */
+export function checkOutcomes(checks: readonly CheckResult[], covers: readonly string[], levelOf: (clause: string) => CheckLevel = defaultLevelOf): CheckOutcome[] {
+  const out: CheckOutcome[] = [];
+  const passed = new Map<string, CheckOutcome>();
+  for (const c of checks) {
+    const clauses = unique(c.clauses ?? covers);
+    const level = checkLevel(c, clauses, levelOf);
+    if (c.passed) {
+      const key = JSON.stringify([c.check, clauses, level]);
+      const seen = passed.get(key);
+      if (seen) seen.count = (seen.count ?? 1) + 1;
+      else {
+        const entry: CheckOutcome = { check: c.check, clauses, level, status: 'passed', count: 1 };
+        passed.set(key, entry);
+        out.push(entry);
+      }
+      continue;
+    }
+    out.push({
+      check: c.check,
+      clauses,
+      level,
+      status: 'failed',
+      message: c.message,
+      expected: c.expected,
+      actual: c.actual,
+      ...(c.step !== undefined ? { step: c.step } : {}),
+      ...(c.at ? { location: at(c.at) } : {}),
+    });
+  }
+  return out;
 }
 
 /**
@@ -57,6 +115,7 @@ export function markStep(error: unknown, title: string, location: SourceLocation
 const unique = (xs: readonly string[]): string[] => [...new Set(xs)];
 const firstLine = (s: string): string => s.split('\n').find((l) => l.trim())?.trim() ?? '';
 
+/** Failed checks that did not stop the scenario (`severity: should`): warnings of a scenario that ran to its end. */
 export function warningsOf(checks: readonly CheckResult[], covers: readonly string[]): OutcomeWarning[] {
   return checks.filter((c) => !c.passed && c.severity === 'should').map((c) => ({ check: c.check, message: c.message, clauses: [...(c.clauses ?? covers)] }));
 }
@@ -71,7 +130,7 @@ function evidence(ctx: OutcomeContext): Pick<OutcomeRecord, 'exchanges' | 'har' 
 }
 
 export function passedOutcome(ctx: OutcomeContext): OutcomeRecord {
-  return { status: 'passed', clauses: [], checks: [], ...evidence(ctx), warnings: warningsOf(ctx.checks, ctx.covers) };
+  return { status: 'passed', clauses: [], checks: [], ...evidence(ctx), warnings: warningsOf(ctx.checks, ctx.covers), outcomes: checkOutcomes(ctx.checks, ctx.covers, ctx.levelOf) };
 }
 
 export function outcomeFromError(error: unknown, ctx: OutcomeContext): OutcomeRecord {
@@ -83,12 +142,19 @@ export function outcomeFromError(error: unknown, ctx: OutcomeContext): OutcomeRe
   const ftfLocation = loc?.file && loc.line !== undefined ? at({ file: loc.file, line: loc.line, column: loc.column ?? 1 }) : undefined;
   let clauses: string[] = [];
   let checks: string[] = [];
+  const outcomes = checkOutcomes(ctx.checks, ctx.covers, ctx.levelOf);
   if (error instanceof CheckFailure) {
     const failed = error.results.filter((r) => !r.passed);
+    // The engine recorded them already (ctx.checks) unless the failure was raised outside its assert.
+    for (const r of failed) if (!ctx.checks.includes(r)) outcomes.push(...checkOutcomes([r], ctx.covers, ctx.levelOf));
     clauses = unique(failed.flatMap((r) => r.clauses ?? ctx.covers));
     checks = unique(failed.map((r) => r.check));
   } else if (kind === 'non-conformance') {
+    // A property violation names the clauses it shows broken: one failed check of the property, with them.
     clauses = unique(carrier.failedClauses ?? []);
+    checks = ['property'];
+    const levelOf = ctx.levelOf ?? defaultLevelOf;
+    outcomes.push({ check: 'property', clauses, level: checkLevel({ severity: 'must' }, clauses, levelOf), status: 'failed', message: firstLine(error instanceof Error ? error.message : String(error)) });
   }
   const message = error instanceof Error ? error.message : String(error);
   const name = error instanceof FtfError ? code : error instanceof Error ? error.name : 'thrown';
@@ -104,6 +170,7 @@ export function outcomeFromError(error: unknown, ctx: OutcomeContext): OutcomeRe
     ...(location ? { location } : {}),
     ...evidence(ctx),
     warnings: warningsOf(ctx.checks, ctx.covers),
+    outcomes,
   };
 }
 

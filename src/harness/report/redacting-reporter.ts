@@ -24,6 +24,9 @@ import type { FullConfig, FullResult, Suite, TestCase, TestError, TestResult, Te
 import { DigestSet, readDigestFile, takeAnnouncements } from './secret-digests.js';
 import { redactStructural } from './structural-redaction.js';
 import { locateAtScenario } from './scenario-location.js';
+import { OUTCOME_ANNOTATION, redactOutcomeDescription } from './outcome.js';
+
+const CLAUSE_ID = /^[A-Z][A-Z0-9_]*(-[A-Z0-9_]+)*$/;
 
 export interface RedactingReporterOptions {
   reporters: ReporterDescription[];
@@ -196,9 +199,20 @@ export default class RedactingReporter implements ReporterV2 {
     if (result.error) this.redactError(result.error);
     for (const a of result.attachments) this.redactAttachment(a);
     for (const s of result.steps) this.redactStep(s, true);
-    for (const a of [...result.annotations, ...test.annotations]) if (a.description) a.description = this.redact(a.description);
+    for (const a of [...result.annotations, ...test.annotations]) if (a.description) a.description = this.redactAnnotation(a.type, a.description);
     result.stdout.splice(0, result.stdout.length, ...result.stdout.map((c) => this.redact(typeof c === 'string' ? c : c.toString('utf8'))));
     result.stderr.splice(0, result.stderr.length, ...result.stderr.map((c) => this.redact(typeof c === 'string' ? c : c.toString('utf8'))));
+  }
+
+  /**
+   * The outcome record travels as data: its free text is redacted field by field and its structure (status,
+   * kind, code, clause ids, check names, levels) is left as the harness wrote it, so no secret's value can
+   * alter it (outcome.ts redactOutcomeDescription). Clause annotations are clause ids, the harness's own words.
+   */
+  private redactAnnotation(type: string, description: string): string {
+    if (type === OUTCOME_ANNOTATION) return redactOutcomeDescription(description, (text) => this.redact(text));
+    if (type === 'clause' && CLAUSE_ID.test(description)) return description;
+    return this.redact(description);
   }
 
   private redactStep(step: TestStep, deep: boolean): void {
