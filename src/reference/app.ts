@@ -16,6 +16,7 @@ import { createVariants } from './variants.js';
 import { BODY_LIMIT_BYTES, frameworkErrors, installErrorHandling } from './http/errors.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes } from './routes/index.js';
+import { installGrading } from './grading/index.js';
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 28_800;
 
@@ -49,7 +50,7 @@ export async function buildReferenceApp(options: ReferenceOptions = {}): Promise
   const faults = createFaults(resolved.fault);
   const variants = createVariants(resolved.variants);
   const data = loadReferenceData(resolved.dataDir, resolved.seed);
-  const ctx: ReferenceContext = { options: resolved, data, secrets: generateSecrets(data), faults, variants };
+  const ctx: ReferenceContext = { options: resolved, data, secrets: generateSecrets(data), faults, variants, grading: options.grading ?? null };
   const domain = new Domain(data, { seed: resolved.seed, events: resolved.events, faults, variants });
 
   const app = Fastify({
@@ -62,8 +63,11 @@ export async function buildReferenceApp(options: ReferenceOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app, faults, variants);
   if (variants.is('extra-fields')) installExtraFields(app);
-  // Tokens expire on the simulated clock, so advancing it past expires_in expires them.
-  await registerAuth(app, ctx, { now: () => domain.clock.now() });
+  // Client grading: its hooks run before authentication (a refused token is answered first).
+  if (ctx.grading) installGrading(app, ctx, domain, ctx.grading);
+  // Tokens expire on the simulated clock, so advancing it past expires_in expires them. In client grading the
+  // simulated clock jumps to issue subscriptions, while tokens must live their expires_in in real time.
+  await registerAuth(app, ctx, { now: ctx.grading ? Date.now : () => domain.clock.now() });
   app.addHook('onRequest', async () => {
     runLifecycle(domain);
   });

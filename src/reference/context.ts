@@ -2,6 +2,7 @@
  * Shared types of the reference server. Every module receives a ReferenceContext; nothing reads globals.
  */
 import type { ReferenceData } from './data/types.js';
+import type { GradingOptions } from './grading/types.js';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -31,6 +32,8 @@ export interface ReferenceOptions {
   dataDir?: string;
   /** Fastify logger on/off (default off). */
   logger?: boolean;
+  /** Client grading mode (issue 27): scripted challenges, every exchange handed to `onExchange`. */
+  grading?: GradingOptions;
 }
 
 /** Secrets generated at start (CSPRNG); never stored in fixtures. */
@@ -81,7 +84,9 @@ export class ApiError extends Error {
 }
 
 export interface ReferenceContext {
-  options: Required<Omit<ReferenceOptions, 'fault' | 'dataDir'>> & { fault: string | null; dataDir: string };
+  options: Required<Omit<ReferenceOptions, 'fault' | 'dataDir' | 'grading'>> & { fault: string | null; dataDir: string };
+  /** Client grading mode, or null (the default: no challenges, nothing recorded). */
+  grading?: GradingOptions | null;
   data: ReferenceData;
   secrets: GeneratedSecrets;
   faults: Faults;

@@ -14,3 +14,4 @@ export { SIM_START_ISO } from './domain/clock.js';
 export type { ReferenceOptions, ReferenceContext, GeneratedSecrets, Principal, Mode, Faults, Variants } from './context.js';
 export { ApiError } from './context.js';
 export type * from './data/types.js';
+export type { GradingChallenges, GradingOptions, RawExchange } from './grading/types.js';

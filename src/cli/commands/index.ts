@@ -17,6 +17,7 @@ export const commandLoaders: Record<string, () => Promise<Command>> = {
   verify: async () => (await import('./verify.js')).verifyCommand,
   selftest: async () => (await import('./selftest.js')).selftestCommand,
   reference: async () => (await import('./reference.js')).referenceCommand,
+  client: async () => (await import('./client.js')).clientCommand,
 };
 
 /** Every command, loaded (the help overview, docs/cli.md, the help tests). */

@@ -31,6 +31,8 @@ export type UidLookup =
 export class IndicationBook {
   private readonly byCode: Map<string, IndicationSpec>;
   private readonly holidays: Set<string>;
+  /** Forced rotations per indication code (client grading only; empty otherwise). */
+  private readonly forced = new Map<string, number>();
 
   constructor(
     readonly specs: readonly IndicationSpec[],
@@ -84,8 +86,36 @@ export class IndicationBook {
   }
 
   currentUid(spec: IndicationSpec, nowMs: number): string {
+    const base = this.scheduledUid(spec, nowMs);
+    const forced = this.forced.get(spec.code) ?? 0;
+    return forced === 0 ? base : this.forcedUid(spec, base, forced);
+  }
+
+  private scheduledUid(spec: IndicationSpec, nowMs: number): string {
     const period = this.periodOf(spec, nowMs);
     return period !== undefined ? this.uidOfPeriod(spec, period) : this.uidOn(spec, this.localToday(spec, nowMs));
+  }
+
+  private forcedUid(spec: IndicationSpec, base: string, n: number): string {
+    return this.format(uuidFrom(this.seed, hashString(`${spec.code}|${base}`), n));
+  }
+
+  /**
+   * Client grading (src/reference/grading): the indication's uid expires NOW, as a daily rotation would; the
+   * uid held until now answers as rotated (400 "no longer available"), a new one is current.
+   */
+  forceRotation(code: string): void {
+    this.forced.set(code, (this.forced.get(code) ?? 0) + 1);
+  }
+
+  /** A uid this indication had before a forced rotation of today's (or this period's) uid. */
+  private wasForcedUid(spec: IndicationSpec, uid: string, nowMs: number): boolean {
+    const forced = this.forced.get(spec.code) ?? 0;
+    if (forced === 0) return false;
+    const base = this.scheduledUid(spec, nowMs);
+    if (uid === base) return true;
+    for (let n = 1; n < forced; n++) if (this.forcedUid(spec, base, n) === uid) return true;
+    return false;
   }
 
   /** The uid was this indication's in a recent past day (or rotation period), not now. */
@@ -117,7 +147,7 @@ export class IndicationBook {
   /** Resolves a uid against every indication: today's uid, a rotated (recent past) one, or unknown. */
   lookupUid(uid: string, nowMs: number): UidLookup {
     for (const spec of this.specs) if (this.currentUid(spec, nowMs) === uid) return { kind: 'current', spec };
-    for (const spec of this.specs) if (spec.type === 'Fixed' && this.wasUid(spec, uid, nowMs)) return { kind: 'rotated', spec };
+    for (const spec of this.specs) if (spec.type === 'Fixed' && (this.wasUid(spec, uid, nowMs) || this.wasForcedUid(spec, uid, nowMs))) return { kind: 'rotated', spec };
     return { kind: 'unknown' };
   }
 

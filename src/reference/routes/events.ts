@@ -10,6 +10,7 @@ import type { Domain } from '../domain/world.js';
 import { queryEvents, seqOfCursor, type EventsPage } from '../domain/events/query.js';
 import { allowEntity, begin } from '../http/guard.js';
 import { CODE_SCHEMA, type RouteDeps } from './deps.js';
+import { gradingPageSize } from '../grading/index.js';
 
 export const MAX_PAGE_SIZE = 1000;
 const CURSOR_SCHEMA = { type: 'string', minLength: 1, maxLength: 256 } as const;
@@ -92,7 +93,7 @@ export function registerEventRoutes(app: FastifyInstance, { ctx, domain }: Route
       eventType: q.event_type ?? null,
       startCursor: q.start_cursor ?? null,
       endCursor: q.end_cursor ?? null,
-      limit: Math.min(requested, max),
+      limit: Math.min(requested, max, gradingPageSize(ctx) ?? max),
       defaultLimit: max,
     }, ctx.faults), ctx.variants);
   });

@@ -1,0 +1,103 @@
+/**
+ * Graders of polling a new subscription (CL-POLL-INTERVAL, CL-POLL-STOP). A poll is a GET /subscription for the
+ * entity of a subscription the client created (its uid seen in a POST /subscribe answer, a replay included);
+ * the client knows the outcome once an answer shows that subscription Issued or Cancelled, or its holding so.
+ */
+import type { Breach, ClientExchange, Grader, GradingInput } from '../types.js';
+import { at, judged, record } from './util.js';
+
+const ENDED = new Set(['Issued', 'Cancelled']);
+
+interface Watch {
+  uid: string;
+  entity: string;
+  createdSeq: number;
+}
+
+function created(exchanges: readonly ClientExchange[]): Watch[] {
+  const out = new Map<string, Watch>();
+  for (const e of exchanges) {
+    if (e.method !== 'POST' || e.path !== '/api/v1/subscribe' || e.status !== 200 || e.dropped) continue;
+    const r = record(e.responseBody);
+    const uid = r?.uid ?? record(r?.subscription)?.uid ?? r?.subscriptionUid;
+    const entity = record(e.body)?.entityCode;
+    if (typeof uid === 'string' && typeof entity === 'string' && !out.has(uid)) out.set(uid, { uid, entity, createdSeq: e.seq });
+  }
+  return [...out.values()];
+}
+
+function listed(e: ClientExchange): unknown[] {
+  const b = e.responseBody;
+  if (Array.isArray(b)) return b;
+  const r = record(b);
+  const inner = r && Object.values(r).find(Array.isArray);
+  return Array.isArray(inner) ? inner : [];
+}
+
+/** The seq of the first answer that shows the subscription ended (Issued/Cancelled), if any. */
+function endedAt(exchanges: readonly ClientExchange[], w: Watch): number | undefined {
+  let holdingUid: string | undefined;
+  for (const e of exchanges) {
+    if (e.seq <= w.createdSeq || e.status !== 200 || e.dropped || e.method !== 'GET') continue;
+    if (e.path === '/api/v1/subscription') {
+      const item = listed(e).map(record).find((x) => x?.uid === w.uid);
+      if (typeof item?.holdingUid === 'string') holdingUid = item.holdingUid;
+      if (typeof item?.status === 'string' && ENDED.has(item.status)) return e.seq;
+    } else if (holdingUid !== undefined && e.path === `/api/v1/holding/${w.entity}/${holdingUid}`) {
+      const status = record(e.responseBody)?.status;
+      if (typeof status === 'string' && ENDED.has(status)) return e.seq;
+    }
+  }
+  return undefined;
+}
+
+const pollsOf = (exchanges: readonly ClientExchange[], w: Watch): ClientExchange[] =>
+  exchanges.filter((e) => e.seq > w.createdSeq && e.method === 'GET' && e.path === '/api/v1/subscription' && e.query.entity_code === w.entity);
+
+export const pollInterval: Grader = {
+  clause: 'CL-POLL-INTERVAL',
+  judges: 'answered polls of a new subscription are 30-60 plan seconds apart (real gap / FTF_TIME_SCALE, with the plan\'s slack)',
+  grade({ exchanges, plan }: GradingInput) {
+    const breaches: Breach[] = [];
+    let occasions = 0;
+    const { min, max } = plan.grading.pollIntervalSeconds;
+    const slackS = plan.grading.slackMs / 1000 / plan.timeScale;
+    for (const w of created(exchanges)) {
+      const end = endedAt(exchanges, w) ?? Infinity;
+      // Polls up to the one that showed the outcome; a refused or failed poll and its immediate retry count as one.
+      const answered = pollsOf(exchanges, w).filter((e) => e.seq <= end && e.status === 200 && !e.dropped);
+      const bad: string[] = [];
+      const seqs: number[] = [];
+      answered.slice(1).forEach((e, i) => {
+        const prev = answered[i];
+        if (!prev) return;
+        occasions++;
+        const gapS = (e.atMs - prev.atMs) / 1000 / plan.timeScale;
+        if (gapS < min - slackS || gapS > max + slackS) {
+          bad.push(`${gapS.toFixed(1)} s between ${at(prev)} and ${at(e)}`);
+          seqs.push(prev.seq, e.seq);
+        }
+      });
+      if (bad.length) breaches.push({ message: `subscription ${w.uid} polled outside ${min}-${max} plan seconds (time scale ${plan.timeScale}): ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more` : ''}`, exchanges: [...new Set(seqs)].slice(0, 6) });
+    }
+    return judged(occasions, breaches, 'no new subscription was polled twice');
+  },
+};
+
+export const pollStop: Grader = {
+  clause: 'CL-POLL-STOP',
+  judges: 'no poll of a subscription after an answer showed it (or its holding) Issued or Cancelled',
+  grade({ exchanges }: GradingInput) {
+    const breaches: Breach[] = [];
+    let occasions = 0;
+    for (const w of created(exchanges)) {
+      const end = endedAt(exchanges, w);
+      if (end === undefined) continue;
+      occasions++;
+      const after = pollsOf(exchanges, w).filter((e) => e.seq > end);
+      const shown = exchanges[end - 1];
+      if (after.length) breaches.push({ message: `subscription ${w.uid} was shown ended ${shown ? at(shown) : ''} and polled ${after.length} more time(s), first ${after[0] ? at(after[0]) : ''}`, exchanges: [end, ...after.slice(0, 3).map((e) => e.seq)] });
+    }
+    return judged(occasions, breaches, 'no subscription of the client reached Issued or Cancelled while it polled');
+  },
+};

@@ -1,0 +1,34 @@
+/**
+ * Client conformance end to end: `client run --plan full -- node examples/client/main.js` through the CLI,
+ * the example client keeping every duty. Every clause the plan can judge is judged and passed; the report
+ * files hold no secret (the CLI's leak scan would fail the run otherwise).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { cli, scratch } from '../cli/helpers.js';
+
+test('client run --plan full: the example client is conformant, every judgeable clause judged and passed', async () => {
+  const out = scratch('client-run-');
+  const r = await cli('client', 'run', '--plan', 'full', '--out', out, '--', process.execPath, 'examples/client/main.js');
+  assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+  const v = JSON.parse(readFileSync(join(out, 'verdicts.json'), 'utf8')) as { overall: string; clauses: Array<{ clause: string; status: string }>; notJudgeable: Array<{ clause: string }> };
+  assert.equal(v.overall, 'conformant');
+  const excused = new Set(v.notJudgeable.map((n) => n.clause));
+  for (const c of v.clauses) {
+    if (excused.has(c.clause)) assert.equal(c.status, 'not-judged', c.clause);
+    else assert.equal(c.status, 'passed', `${c.clause}: ${c.status}\n${r.out}`);
+  }
+  for (const f of ['junit.xml', 'exchanges.har', 'recording.jsonl']) assert.ok(existsSync(join(out, f)), f);
+  assert.match(readFileSync(join(out, 'exchanges.har'), 'utf8'), /\[REDACTED:ACCESS_TOKEN_1\]/);
+});
+
+test('client run: a client that sends nothing exits 2; a command that cannot start exits 2', async () => {
+  const out = scratch('client-none-');
+  const silent = await cli('client', 'run', '--out', out, '--', process.execPath, '-e', '0');
+  assert.equal(silent.code, 2, silent.out + silent.err);
+  const missing = await cli('client', 'run', '--out', out, '--', '/nonexistent/ftf-client');
+  assert.equal(missing.code, 2, missing.out + missing.err);
+  assert.match(missing.err, /could not start/);
+});
