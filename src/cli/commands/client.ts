@@ -139,7 +139,7 @@ export const clientCommand: Command = {
       { flag: '--plan', value: 'NAME|FILE', text: 'the test plan', default: 'full' },
       { flag: '--out', value: 'DIR', text: 'where the recording and the reports go', default: DEFAULT_CLIENT_OUT },
       { flag: '--print-secrets', text: '(serve) print the generated client secret' },
-      { flag: '-- COMMAND', text: '(run) the command that runs your client' },
+      { flag: '-- COMMAND', positional: true, text: '(run) the command that runs your client' },
     ],
     env: [],
     examples: [
@@ -149,6 +149,8 @@ export const clientCommand: Command = {
   },
   async run(argv) {
     const [sub, ...rest] = argv;
+    // Flags before the subcommand: an unknown one is named as such; known ones still need a subcommand.
+    if (sub?.startsWith('-')) parse('client', argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv, { plan: { type: 'string' }, out: { type: 'string' }, 'print-secrets': { type: 'boolean' } }, true);
     if (sub === 'serve') return serve(rest);
     if (sub === 'run') return run(rest);
     if (sub === 'verdict') return verdict(rest);

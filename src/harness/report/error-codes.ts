@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   FTF_E_TARGET_PATH_INVALID: 'input',
   FTF_E_SPEC_MISSING: 'input',
   FTF_E_SPEC_INVALID: 'input',
+  FTF_E_CLIENT_PLAN_INVALID: 'input',
   FTF_E_PROPERTY_SETTINGS: 'input',
   FTF_E_WAIVERS_INVALID: 'input',
   FTF_E_REPORT_MISSING: 'input',
