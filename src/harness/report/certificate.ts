@@ -37,7 +37,7 @@ export interface CertificateBody {
   verdict: { overall: OverallVerdict; totals: Totals };
   /** Per environment (Playwright project; an external target: its profile's environment): tests run and skipped, by reason. */
   skips: CertificateSkips[];
-  clauses: { id: string; level: string; verdict: ClauseVerdict; scenarios: { id: string; verdict: ScenarioVerdict }[] }[];
+  clauses: { id: string; level: string; verdict: ClauseVerdict; scenarios: { id: string; verdict: ClauseVerdict }[] }[];
   scenarios: {
     id: string; title: string; file: string; verdict: ScenarioVerdict; clauses: string[]; reason?: string; waived_by?: string[];
     /** From the outcome record: the error code and its kind, the clauses the failing check broke, the YAML line. */

@@ -41,7 +41,12 @@ export interface ClauseOutcome {
   id: string;
   level: ClauseLevel;
   verdict: ClauseVerdict;
-  scenarios: { id: string; verdict: ScenarioVerdict }[];
+  /**
+   * The scenarios that judged the clause, each with the clause's verdict there (not the scenario's): failed
+   * only when a check of THIS clause failed; a scenario that failed on another clause's check passed this one
+   * when one of its checks of this clause passed, else left it `not-tested`.
+   */
+  scenarios: { id: string; verdict: ClauseVerdict }[];
 }
 
 export type Totals = Record<ScenarioVerdict, number> & { total: number; executed: number };
@@ -72,6 +77,12 @@ export function scenarioOutcome(r: ScenarioResult, catalogue: ClauseCatalogue): 
   const rec = r.record;
   const levels = r.clauses.map((id) => catalogue.byId.get(id)?.level ?? 'must');
   const level: ClauseLevel = levels.length > 0 && levels.every((l) => l === 'should') ? 'should' : 'must';
+  // The failed checks' own levels decide (a must-level check fails the run inside a should-level scenario);
+  // a record without check outcomes (an older writer) falls back to the levels of the clauses it names.
+  const failedChecks = (rec.outcomes ?? []).filter((o) => o.status === 'failed');
+  const failedLevel: ClauseLevel = failedChecks.length > 0
+    ? (failedChecks.some((o) => o.level === 'must') ? 'must' : 'should')
+    : rec.clauses.length > 0 ? (rec.clauses.some((id) => (catalogue.byId.get(id)?.level ?? 'must') === 'must') ? 'must' : 'should') : level;
   const base = { id: r.id, title: r.title, file: r.file, family: r.family, clauses: r.clauses, tags: r.tags, level, messages: r.errors, durationMs: r.durationMs, record: rec, internal: false, flaky: false };
   const reason = rec.reason;
   switch (rec.status) {
@@ -89,8 +100,46 @@ export function scenarioOutcome(r: ScenarioResult, catalogue: ClauseCatalogue): 
       // A harness bug, or a broken scenario file (specs/scenario-tests.ts tags its test @invalid-scenario).
       return { ...base, verdict: 'errored', reason: reason ?? 'errored', internal: rec.kind === 'internal' || r.tags.includes('invalid-scenario') };
     case 'failed':
-      return { ...base, verdict: level === 'should' ? 'warning' : 'failed', reason: reason ?? 'failed' };
+      return { ...base, verdict: failedLevel === 'should' ? 'warning' : 'failed', reason: reason ?? 'failed' };
   }
+}
+
+/**
+ * What one scenario says about each clause it judged: its covered clauses, and any other clause one of its
+ * checks judged and failed (a response rule's clause). A clause is failed (or a warning, at should level) only
+ * by a failed check naming it; the scenario's other covered clauses are passed when a check of theirs passed,
+ * else not tested. An errored scenario judged none of its clauses: each is errored (the run cannot vouch for it).
+ */
+export function clauseVerdictsOf(s: Pick<ScenarioOutcome, 'clauses' | 'verdict' | 'record'>): Map<string, ClauseVerdict> {
+  const out = new Map<string, ClauseVerdict>();
+  const outcomes = s.record.outcomes ?? [];
+  const failedHere = (c: string): 'failed' | 'warning' | undefined => {
+    const failing = outcomes.filter((o) => o.status === 'failed' && o.clauses.includes(c));
+    if (failing.length === 0) return undefined;
+    return failing.some((o) => o.level === 'must') ? 'failed' : 'warning';
+  };
+  const failing = s.verdict === 'failed' || s.verdict === 'warning';
+  const judged = new Set([...s.clauses, ...(failing ? [...outcomes.filter((o) => o.status === 'failed').flatMap((o) => o.clauses), ...s.record.clauses] : [])]);
+  for (const c of judged) {
+    const failed = failing ? failedHere(c) : undefined;
+    if (failed) {
+      out.set(c, failed);
+      continue;
+    }
+    if (failing && s.record.status === 'failed') {
+      // The record names the failing clauses: without a check outcome of its own (an older record), a named clause failed.
+      if (outcomes.length === 0) out.set(c, s.record.clauses.length === 0 || s.record.clauses.includes(c) ? s.verdict : 'not-tested');
+      else out.set(c, outcomes.some((o) => o.status === 'passed' && o.clauses.includes(c)) ? 'passed' : 'not-tested');
+      continue;
+    }
+    // A passing scenario with warnings: only the warned clauses are warnings.
+    if (s.verdict === 'warning' && s.record.status !== 'failed') {
+      out.set(c, s.record.warnings.some((w) => w.clauses.includes(c)) ? 'warning' : 'passed');
+      continue;
+    }
+    if (s.clauses.includes(c)) out.set(c, s.verdict);
+  }
+  return out;
 }
 
 export function worst(verdicts: readonly ClauseVerdict[]): ClauseVerdict {
@@ -109,8 +158,8 @@ export function summarize(
   totals.total = scenarios.length;
   totals.executed = scenarios.filter((s) => EXECUTED.has(s.verdict)).length;
 
-  const byClause = new Map<string, { id: string; verdict: ScenarioVerdict }[]>();
-  for (const s of scenarios) for (const c of s.clauses) byClause.set(c, [...(byClause.get(c) ?? []), { id: s.id, verdict: s.verdict }]);
+  const byClause = new Map<string, { id: string; verdict: ClauseVerdict }[]>();
+  for (const s of scenarios) for (const [c, verdict] of clauseVerdictsOf(s)) byClause.set(c, [...(byClause.get(c) ?? []), { id: s.id, verdict }]);
   const clauses: ClauseOutcome[] = catalogue.clauses.map((c) => {
     const list = byClause.get(c.id) ?? [];
     return { id: c.id, level: c.level, verdict: worst(list.map((x) => x.verdict)), scenarios: list };
