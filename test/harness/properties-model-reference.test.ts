@@ -55,6 +55,7 @@ async function runModel(opts: { fault?: string; variants?: string[]; runs?: stri
       const [group, name] = key.split('.') as [string, string];
       if (group === 'fields') target.fields[name] = String(value);
       if (group === 'paths') target.paths[name] = String(value);
+      if (group === 'webhook' && name === 'delete_body') target.webhook.deleteBody = value === true;
     }
     const redactor = new Redactor();
     const log = new RunLog();

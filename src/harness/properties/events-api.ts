@@ -20,6 +20,19 @@ export interface EventQuery {
   endCursor?: string | undefined;
   /** undefined = the target's default page size. */
   limit?: number | undefined;
+  /** Further query parameters (filters: "not shown" by the spec, Endpoints rule 10), sent as given. */
+  filters?: Readonly<Record<string, string>> | undefined;
+}
+
+/** A GET /event answer as data (the model judges filtered reads whatever their status). */
+export interface EventsAnswer {
+  status: number;
+  text: string;
+  json: unknown;
+  /** The schema-valid 200 body reduced to a page. */
+  page?: PageRecord;
+  /** The 200 body's schema mismatch. */
+  schemaMessage?: string;
 }
 
 export interface EventsApiDeps {
@@ -53,26 +66,40 @@ export class EventsApi {
 
   /** One GET /event. `refusableLimit`: a 400/422 is LimitRefused (the caller skips the case) instead of a failure. */
   async page(q: EventQuery, label: string, opts: { refusableLimit?: boolean } = {}): Promise<PageRecord> {
-    const url = new URL(`${this.deps.target.baseUrl.replace(/\/+$/, '')}/event`);
-    if (q.startCursor !== undefined) url.searchParams.set('start_cursor', q.startCursor);
-    if (q.endCursor !== undefined) url.searchParams.set('end_cursor', q.endCursor);
-    if (q.limit !== undefined) url.searchParams.set(this.deps.target.fields.event_limit_param ?? LIMIT_PARAM, String(q.limit));
-    const authorization = await this.deps.auth.authorization(this.deps.credential ?? 'primary');
-    const res = await this.send({ method: 'GET', url: url.toString(), headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) } }, label);
-    if (opts.refusableLimit && q.limit !== undefined && (res.status === 400 || res.status === 422)) throw new LimitRefused(q.limit, res.status);
-    if (res.status !== 200) {
-      throw new PropertyViolation({ clause: 'SCHEMA', message: `${label}: GET ${this.relative(url.toString())} answered ${res.status}, expected 200: ${excerpt(res.bodyText, this.redact)}` });
+    const a = await this.read(q, label);
+    if (opts.refusableLimit && q.limit !== undefined && (a.status === 400 || a.status === 422)) throw new LimitRefused(q.limit, a.status);
+    if (a.status !== 200) {
+      throw new PropertyViolation({ clause: 'SCHEMA', message: `${label}: GET ${this.relative(this.url(q))} answered ${a.status}, expected 200: ${excerpt(a.text, this.redact)}` });
     }
+    if (a.schemaMessage !== undefined || a.page === undefined) throw new PropertyViolation({ clause: 'SCHEMA', message: `${label}: ${a.schemaMessage ?? 'no page'}` });
+    return a.page;
+  }
+
+  /** One GET /event, its answer as data whatever the status (a 200 is schema-checked and reduced to a page). */
+  async read(q: EventQuery, label: string, credential = this.deps.credential ?? 'primary'): Promise<EventsAnswer> {
+    const url = this.url(q);
+    const authorization = await this.deps.auth.authorization(credential);
+    const res = await this.send({ method: 'GET', url, headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) } }, label);
+    if (res.status !== 200) return { status: res.status, text: res.bodyText, json: res.json };
     const schema = checkSchema({
-      response: { method: 'GET', url: url.toString(), status: res.status, headers: res.headers, body: res.json ?? res.bodyText, text: res.bodyText, ...(res.jsonError !== undefined ? { json_error: res.jsonError } : {}) },
+      response: { method: 'GET', url, status: res.status, headers: res.headers, body: res.json ?? res.bodyText, text: res.bodyText, ...(res.jsonError !== undefined ? { json_error: res.jsonError } : {}) },
       registry: this.deps.schemas,
       mode: 'auto',
       base: 'api',
       pathname: '/event',
       redact: this.redact,
     });
-    if (schema && !schema.passed) throw new PropertyViolation({ clause: 'SCHEMA', message: `${label}: ${schema.message}` });
-    return toPageRecord(res.json, q.startCursor);
+    if (schema && !schema.passed) return { status: res.status, text: res.bodyText, json: res.json, schemaMessage: schema.message };
+    return { status: res.status, text: res.bodyText, json: res.json, page: toPageRecord(res.json, q.startCursor) };
+  }
+
+  private url(q: EventQuery): string {
+    const url = new URL(`${this.deps.target.baseUrl.replace(/\/+$/, '')}/event`);
+    if (q.startCursor !== undefined) url.searchParams.set('start_cursor', q.startCursor);
+    if (q.endCursor !== undefined) url.searchParams.set('end_cursor', q.endCursor);
+    if (q.limit !== undefined) url.searchParams.set(this.deps.target.fields.event_limit_param ?? LIMIT_PARAM, String(q.limit));
+    for (const [k, v] of Object.entries(q.filters ?? {})) url.searchParams.set(k, v);
+    return url.toString();
   }
 
   /** POST {control_url}/events {count, entityCode?}: synthetic events appended at the head. */
@@ -103,8 +130,13 @@ export class EventsApi {
 
 /** The schema-valid body reduced to what the oracle needs. */
 export function toPageRecord(body: unknown, startCursor: string | undefined): PageRecord {
-  const b = body as { events: Array<{ uid: string; cursor: string }>; pageInfo: PageRecord['pageInfo'] };
-  const events: EventRef[] = b.events.map((e) => ({ uid: e.uid, cursor: e.cursor }));
+  const b = body as { events: Array<{ uid: string; cursor: string; entityCode?: unknown; eventType?: unknown }>; pageInfo: PageRecord['pageInfo'] };
+  const events: EventRef[] = b.events.map((e) => ({
+    uid: e.uid,
+    cursor: e.cursor,
+    ...(typeof e.entityCode === 'string' ? { entityCode: e.entityCode } : {}),
+    ...(typeof e.eventType === 'string' ? { eventType: e.eventType } : {}),
+  }));
   const p = b.pageInfo;
   return {
     startCursor,

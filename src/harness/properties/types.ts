@@ -10,7 +10,9 @@ export type PagingClause = 'EP-EVENT-PAGING' | 'EP-EVENT-FENCE' | 'EP-EVENT-PAGE
 /** Further clauses the stateful model properties check (src/harness/properties/model/). */
 export type ModelClause =
   | 'EP-SUBSCRIBE-IDEMPOTENCY-KEY' | 'EP-SUBSCRIBE-REPLAY' | 'EP-SUBSCRIBE-NEW-KEY' | 'ERR-AMOUNT-MIN' | 'ERR-INDICATION-UID'
-  | 'EP-CHECKPOINT-CREATE' | 'EP-CHECKPOINT-CYCLE' | 'EP-CHECKPOINT-CONFLICT' | 'EP-CHECKPOINT-SCOPE' | 'RES-CHECKPOINT';
+  | 'EP-CHECKPOINT-CREATE' | 'EP-CHECKPOINT-CYCLE' | 'EP-CHECKPOINT-CONFLICT' | 'EP-CHECKPOINT-SCOPE' | 'RES-CHECKPOINT'
+  | 'RES-CHECKPOINT-DELETE' | 'ERR-NOT-FOUND' | 'EP-WEBHOOK' | 'RES-WEBHOOK-DELETE' | 'AUTH-ENDPOINT-403' | 'AUTH-ENTITY-403'
+  | 'AUTH-EVENT-SCOPE' | 'EP-ENTITY-SCOPE' | 'EP-SUBSCRIPTION-LIST' | 'EP-HOLDING-GET' | 'ST-HOLDING-AFTER-SUBSCRIPTION';
 
 export type PropertyClause = PagingClause | ModelClause;
 
@@ -18,6 +20,9 @@ export type PropertyClause = PagingClause | ModelClause;
 export interface EventRef {
   uid: string;
   cursor: string;
+  /** Kept when the page carried them: the model judges entity_code / event_type filters by them. */
+  entityCode?: string;
+  eventType?: string;
 }
 
 export interface PageInfoView {

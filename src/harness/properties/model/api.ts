@@ -26,7 +26,7 @@ export interface ModelApiDeps {
   target: ResolvedTarget;
   schemas: SchemaRegistry;
   transport: ModelTransport;
-  auth: Pick<AuthClient, 'authorization'>;
+  auth: Pick<AuthClient, 'authorization'> & Partial<Pick<AuthClient, 'forgetAll'>>;
   redact?: Redact;
 }
 
@@ -39,15 +39,31 @@ export interface Product {
   entity: string;
 }
 
-/** A body of each kind, and the "changed" body a retry with a used key sends instead. */
-export function subscribeBody(target: ResolvedTarget, p: Product, kind: BodyKind, unknownUid: string): Record<string, unknown> {
+/**
+ * A body of each kind, and the "changed" body a retry with a used key sends instead. `entity`: the entityCode
+ * (default: the product's, the profile's first allowed entity); a `forbidden-entity` body names the profile's
+ * forbidden entity.
+ */
+export function subscribeBody(target: ResolvedTarget, p: Product, kind: BodyKind, unknownUid: string, entity = p.entity): Record<string, unknown> {
   const amount = new Decimal(p.minimumUnits).minus(kind === 'below-minimum' ? 1 : 0).toNumber();
   const uid = kind === 'unknown-uid' ? unknownUid : p.uid;
-  return { [target.fields.subscribe_indication_uid ?? 'indicationUid']: uid, entityCode: p.entity, amount };
+  const entityCode = kind === 'forbidden-entity' ? target.entities.forbidden ?? entity : entity;
+  return { [target.fields.subscribe_indication_uid ?? 'indicationUid']: uid, entityCode, amount };
 }
 
-/** The body a retry sends when it "materially changes" (Errors rules): the rejected cause removed, or a valid body spoiled. */
-export const CHANGED: Record<BodyKind, BodyKind> = { valid: 'below-minimum', 'below-minimum': 'valid', 'unknown-uid': 'valid' };
+/**
+ * The body a retry sends when it "materially changes" (Errors rules): the rejected cause removed, or a valid body
+ * spoiled. A forbidden entity stays forbidden (whether the 403 is cached or checked again, a retry gets it again).
+ */
+export const CHANGED: Record<BodyKind, BodyKind> = { valid: 'below-minimum', 'below-minimum': 'valid', 'unknown-uid': 'valid', 'forbidden-entity': 'forbidden-entity' };
+
+/** The clause a schema mismatch of a 2xx answer breaks (the resource's own clause where the model has it). */
+function schemaClause(method: string, path: string, status: number): 'RES-CHECKPOINT' | 'RES-CHECKPOINT-DELETE' | 'RES-WEBHOOK-DELETE' | 'SCHEMA' {
+  if (status < 200 || status > 299) return 'SCHEMA';
+  if (method === 'DELETE' && path.startsWith('/event/checkpoint')) return 'RES-CHECKPOINT-DELETE';
+  if (method === 'DELETE' && path.startsWith('/webhook')) return 'RES-WEBHOOK-DELETE';
+  return path.startsWith('/event/checkpoint/') ? 'RES-CHECKPOINT' : 'SCHEMA';
+}
 
 export class ModelApi {
   private readonly redact: Redact;
@@ -105,6 +121,42 @@ export class ModelApi {
     return this.together(cursors.map((c) => ({ path, method: 'PATCH', body: { expectedCheckpointVersion: version, newCursor: c }, headers: {} })), path, label);
   }
 
+  /** DELETE of a checkpoint (path not shown by the spec: the profile's paths.checkpoint_delete). */
+  deleteCheckpoint(name: string, credential: string, label: string): Promise<Answer> {
+    const path = (this.deps.target.paths.checkpoint_delete ?? '/event/checkpoint/{name}').replace('{name}', encodeURIComponent(name));
+    return this.one('DELETE', path, credential, undefined, {}, label);
+  }
+
+  /** Any API call of the model's other commands (webhooks, lists, holdings, reads by other credentials). */
+  call(method: string, path: string, credential: string, body: unknown, label: string): Promise<Answer> {
+    return this.one(method, path, credential, body, {}, label);
+  }
+
+  /** GET of a checkpoint by another credential. */
+  getCheckpointAs(name: string, credential: string, label: string): Promise<Answer> {
+    return this.one('GET', this.checkpointPath(name), credential, undefined, {}, label);
+  }
+
+  patchCheckpointAs(name: string, version: string, cursor: string, credential: string, label: string): Promise<Answer> {
+    return this.one('PATCH', this.checkpointPath(name), credential, { expectedCheckpointVersion: version, newCursor: cursor }, {}, label);
+  }
+
+  /** POST {control_url}/clock/advance (the sandbox control API; `clock` capability): cached tokens are forgotten after it. */
+  async advanceClock(body: Record<string, number>, label: string): Promise<void> {
+    const control = this.deps.target.controlUrl;
+    if (!control) throw new PropertyViolation({ clause: 'HARNESS', role: label, message: 'advancing the clock needs the sandbox control API (control_url)' });
+    const req: HttpRequest = { method: 'POST', url: `${control.replace(/\/+$/, '')}/clock/advance`, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body), timeoutMs: this.deps.target.timeouts.requestMs };
+    let res: HttpResponse;
+    try {
+      res = await this.deps.transport.send(req, label);
+    } catch (e) {
+      throw this.noAnswer(label, req, e);
+    }
+    if (res.status !== 200) throw new PropertyViolation({ clause: 'HARNESS', role: label, message: `POST {control_url}/clock/advance answered ${res.status}: ${excerpt(res.bodyText, this.redact)}` });
+    // Tokens live hours on the simulated clock: the ones cached before the move may have expired.
+    this.deps.auth.forgetAll?.();
+  }
+
   private checkpointPath(name: string): string {
     return `/event/checkpoint/${encodeURIComponent(name)}`;
   }
@@ -158,7 +210,7 @@ export class ModelApi {
       pathname: path,
       redact: this.redact,
     });
-    const problem = schema && !schema.passed ? { clause: path.startsWith('/event/checkpoint/') ? 'RES-CHECKPOINT' as const : 'SCHEMA' as const, role: label, message: schema.message } : undefined;
+    const problem = schema && !schema.passed ? { clause: schemaClause(req.method, path, res.status), role: label, message: schema.message } : undefined;
     return { status: res.status, text: res.bodyText, json: res.json, ...(problem ? { schema: problem } : {}) };
   }
 

@@ -6,68 +6,37 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import type { EventsApi } from '../events-api.js';
-import { snapshotLabeller, TraversalOracle, type OracleContext } from '../oracle.js';
-import { collect, walk } from '../paging-case.js';
-import { PropertyViolation, type Violation } from '../types.js';
-import { CHANGED, subscribeBody, type ModelApi, type Product } from './api.js';
-import { CheckpointModel, IdempotencyModel, StreamModel, type Answer, type BodyKind } from './state.js';
-import type { ResolvedTarget } from '../../target/types.js';
+import { TraversalOracle } from '../oracle.js';
+import { walk } from '../paging-case.js';
+import { CHANGED, subscribeBody } from './api.js';
+import { FilterModel, WebhookModel } from './access.js';
+import { ClockMovesThenRetry, DeregisterWebhook, FilteredRead, OtherUserReads, ReadonlyWrite, ReadSubscriptions, RegisterWebhook, WRITES, type EntityPick } from './commands-access.js';
+import { DeleteCheckpoint, PutCheckpoint, SecondUserDelete } from './commands-checkpoint.js';
+import { fail, judge, keyName, learnHead, oracleContext, pick, position, type Can, type Cmd, type Model, type Real } from './command-kit.js';
+import { CheckpointModel, checkpointIn, IdempotencyModel, StreamModel, type BodyKind } from './state.js';
 
-/** The model: the three parts of state.ts plus what the target offers. */
-export interface Model {
-  idem: IdempotencyModel;
-  /** Body kind of each used key (a retry sends the same or the changed body). */
-  kinds: Map<string, BodyKind>;
-  cp: CheckpointModel;
-  stream: StreamModel;
-  secondPut: boolean;
-  can: { append: boolean; second: boolean };
-}
-
-/** The system under test: the APIs and the per-run names. */
-export interface Real {
-  api: ModelApi;
-  events: EventsApi;
-  target: ResolvedTarget;
-  product: Product;
-  /** This run's checkpoint name (fresh per run: runs must not see each other's state). */
-  name: string;
-  /** An indication uid that does not exist (the rejected body). */
-  unknownUid: string;
-  maxPages: number;
-}
-
-type Cmd = fc.AsyncCommand<Model, Real, false>;
-
-function fail(v: Violation | undefined, role: string): void {
-  if (v) throw new PropertyViolation({ ...v, role: v.role ?? role });
-}
-
-/** The model's judgement first (the more specific diagnosis), then the answers' schema mismatches. */
-function judge(v: Violation | undefined, answers: readonly Answer[], role: string): void {
-  fail(v, role);
-  fail(answers.find((a) => a.schema)?.schema, role);
-}
-
-const pick = <T>(xs: readonly T[], sel: number): T => xs[sel % xs.length] as T;
-/** Positions -1 (the anchor) .. known-1. */
-const position = (m: Model, sel: number): number => (sel % (m.stream.known.length + 1)) - 1;
-const keyName = (m: Model, key: string): string => `k${m.idem.keys.indexOf(key) + 1}`;
+export type { Model, Real } from './command-kit.js';
 
 class Subscribe implements Cmd {
-  constructor(readonly kind: BodyKind, readonly together: number) {}
-  check = (): boolean => true;
+  private shown = '';
+  /** entitySel: which allowed entity a valid (or rejected) body names (Endpoints rule 7: the request states it). */
+  constructor(readonly kind: BodyKind, readonly together: number, readonly entitySel = 0) {}
+  check = (m: Readonly<Model>): boolean => this.kind !== 'forbidden-entity' || m.can.forbidden !== undefined;
   async run(m: Model, r: Real): Promise<void> {
     const key = randomUUID();
-    const body = subscribeBody(r.target, r.product, this.kind, r.unknownUid);
+    const entity = pick(m.can.entities, this.entitySel);
+    this.shown = this.kind === 'forbidden-entity' ? `${m.can.forbidden ?? ''}` : entity;
+    const body = subscribeBody(r.target, r.product, this.kind, r.unknownUid, entity);
     const role = this.toString();
     const answers = this.together > 1 ? await r.api.subscribeTogether(key, body, this.together, role) : [await r.api.subscribe(key, body, role)];
     m.stream.wrote();
     judge(m.idem.expectNewKey(key, this.kind, answers), answers, role);
     m.kinds.set(key, this.kind);
+    m.entityOf.set(key, entity);
+    const uid = this.kind === 'valid' ? m.idem.uidOf(key) : undefined;
+    if (uid !== undefined) m.subs.push({ uid, entity });
   }
-  toString = (): string => `subscribe(new key, ${this.kind}${this.together > 1 ? `, ${this.together} together` : ''})`;
+  toString = (): string => `subscribe(new key, ${this.kind}${this.shown ? ` for ${this.shown}` : ''}${this.together > 1 ? `, ${this.together} together` : ''})`;
 }
 
 class Retry implements Cmd {
@@ -79,7 +48,7 @@ class Retry implements Cmd {
     const first = m.kinds.get(key) as BodyKind;
     const kind = this.changed ? CHANGED[first] : first;
     this.shown = `${keyName(m, key)} (first body ${first})`;
-    const body = subscribeBody(r.target, r.product, kind, r.unknownUid);
+    const body = subscribeBody(r.target, r.product, kind, r.unknownUid, m.entityOf.get(key));
     const role = this.toString();
     const answers = this.together > 1 ? await r.api.subscribeTogether(key, body, this.together, role) : [await r.api.subscribe(key, body, role)];
     m.stream.wrote();
@@ -96,7 +65,7 @@ class OtherUsersKey implements Cmd {
     const key = pick(m.idem.keys, this.keySel);
     const kind = m.kinds.get(key) as BodyKind;
     this.shown = `${keyName(m, key)} (body ${kind})`;
-    const a = await r.api.subscribe(key, subscribeBody(r.target, r.product, kind, r.unknownUid), this.toString(), 'second');
+    const a = await r.api.subscribe(key, subscribeBody(r.target, r.product, kind, r.unknownUid, m.entityOf.get(key)), this.toString(), 'second');
     m.stream.wrote();
     judge(m.idem.expectOtherUsersKey(key, a), [a], this.toString());
   }
@@ -117,7 +86,7 @@ class GetCheckpoint implements Cmd {
   check = (): boolean => true;
   async run(m: Model, r: Real): Promise<void> {
     const a = await r.api.getCheckpoint(r.name, this.toString());
-    judge(m.cp.expectGet(a), [a], this.toString());
+    judge(m.cp.deleted ? m.cp.expectGone('GET', a) : m.cp.expectGet(a), [a], this.toString());
   }
   toString = (): string => 'checkpoint GET';
 }
@@ -133,10 +102,11 @@ class Patch implements Cmd {
     const version = this.stale && m.cp.stale.length > 0 ? pick(m.cp.stale, this.staleSel) : m.cp.current.version;
     // A target may hand out a version it used before (a version derived from the state): then it is current, not stale.
     const stale = version !== m.cp.current.version;
-    this.shown = `${stale ? `stale version ${version}` : 'current version'} → ${at < 0 ? 'the anchor' : `#${at}`}`;
+    this.shown = `${stale ? `stale version ${version}` : 'current version'} → ${at < 0 ? 'the anchor' : `#${at}`}${m.cp.deleted ? ', after its DELETE' : ''}`;
     const a = await r.api.patchCheckpoint(r.name, version, cursor, this.toString());
     m.stream.wrote();
-    judge(stale ? m.cp.expectStalePatch(version, a) : m.cp.expectFreshPatch(cursor, a), [a], this.toString());
+    if (m.cp.deleted) judge(m.cp.expectGone('PATCH', a), [a], this.toString());
+    else judge(stale ? m.cp.expectStalePatch(version, a) : m.cp.expectFreshPatch(cursor, a), [a], this.toString());
   }
   toString = (): string => `checkpoint PATCH(${this.shown || (this.stale ? `stale version #${this.staleSel}` : 'current version')})`;
 }
@@ -144,7 +114,7 @@ class Patch implements Cmd {
 class PatchTogether implements Cmd {
   private shown = '';
   constructor(readonly cursorSels: readonly number[]) {}
-  check = (): boolean => true;
+  check = (m: Readonly<Model>): boolean => !m.cp.deleted;
   async run(m: Model, r: Real): Promise<void> {
     // Only PATCHes that move the checkpoint: to the cursor it holds, a PATCH changes no state, so a target may keep the
     // version and let the next PATCH with it win as well (state.ts, applyWin); "exactly one wins" is a claim about moves.
@@ -160,12 +130,13 @@ class PatchTogether implements Cmd {
 }
 
 class SecondUserPut implements Cmd {
-  check = (m: Readonly<Model>): boolean => m.can.second && !m.secondPut;
+  check = (m: Readonly<Model>): boolean => m.can.second && m.secondCp === undefined;
   async run(m: Model, r: Real): Promise<void> {
     const a = await r.api.putCheckpoint(r.name, 'second', this.toString());
     m.secondPut = true;
     m.stream.wrote();
     judge(m.cp.expectOtherUsersPut(a), [a], this.toString());
+    m.secondCp = checkpointIn(a.json)?.uid;
   }
   toString = (): string => 'checkpoint PUT of the same name by the second user';
 }
@@ -178,34 +149,6 @@ class Append implements Cmd {
     m.stream.wrote();
   }
   toString = (): string => `append ${this.count} event(s) (control API)`;
-}
-
-function oracleContext(s: StreamModel, start: number, fence?: number): OracleContext {
-  const index = new Map(s.known.map((e, i) => [e.uid, i]));
-  return {
-    label: snapshotLabeller(s.known),
-    snapshotIndex: (uid) => index.get(uid),
-    ...(start >= 0 ? { startIndex: start } : {}),
-    ...(fence !== undefined && fence >= 0 ? { fenceIndex: fence } : {}),
-  };
-}
-
-/** Reads on from the last known event (default page size) when a write may have added events. */
-async function learnHead(m: Model, r: Real, role: string): Promise<void> {
-  if (m.stream.headKnown) return;
-  const last = m.stream.known.length - 1;
-  const what = `${role} (reading on from the last known event)`;
-  const pages = await collect(r.events, { startCursor: m.stream.cursorAt(last) }, snapshotLabeller(m.stream.known));
-  const fresh = pages.flatMap((p) => p.events);
-  fail(m.stream.extend(fresh), what);
-  const fenceProblem = pages.map((p) => m.stream.recordFence(p.pageInfo.endCursor)).find((x) => x !== undefined);
-  if (fenceProblem) {
-    // An endCursor naming an earlier event may as well be events out of order on the page: ONE probe, reading
-    // the new events again one per page, tells them apart (an order that differs is the better diagnosis).
-    const oracle = new TraversalOracle(fresh, oracleContext(m.stream, last));
-    await walk(r.events, { startCursor: m.stream.cursorAt(last), limit: 1 }, oracle, `${what}, probe: one event per page`, { maxPages: r.maxPages });
-    fail(fenceProblem, what);
-  }
 }
 
 class ReadToHead implements Cmd {
@@ -252,7 +195,9 @@ export interface CommandBounds {
 const sel = fc.nat({ max: 1000 });
 const limit = fc.option(fc.integer({ min: 1, max: 5 }), { freq: 5, nil: undefined });
 
-/** The command mix: subscribes and retries, checkpoint reads and writes, event reads, appends. */
+type Credential = 'primary' | 'second';
+
+/** The command mix: subscribes and retries, checkpoint reads and writes, event reads, appends, and every other operation. */
 export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>> {
   const together = fc.oneof({ arbitrary: fc.constant(1), weight: 3 }, { arbitrary: fc.integer({ min: 2, max: b.maxTogether }), weight: 1 });
   const kind = fc.constantFrom<BodyKind>('valid', 'below-minimum', 'unknown-uid');
@@ -276,6 +221,21 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
       fc.tuple(sel, fc.boolean(), sel).map(([c, stale, s]) => new Patch(c, stale, s)),
       fc.array(sel, { minLength: 2, maxLength: b.maxTogether }).map((cs) => new PatchTogether(cs)),
       fc.constant(null).map(() => new SecondUserPut()),
+      // The checkpoint's lifecycle: DELETE, every operation after it (404), PUT again (a creation), PUT of the existing name.
+      fc.constant(null).map(() => new DeleteCheckpoint()),
+      fc.constant(null).map(() => new PutCheckpoint()),
+      fc.constant(null).map(() => new SecondUserDelete()),
+      // Every other operation, with each credential kind the profile has (commands-access.ts).
+      fc.constantFrom<Credential>('primary', 'primary', 'second').map((c) => new RegisterWebhook(c)),
+      fc.constantFrom<Credential>('primary', 'primary', 'second').map((c) => new DeregisterWebhook(c)),
+      fc.constantFrom(...WRITES).map((w) => new ReadonlyWrite(w)),
+      fc.constantFrom<'second' | 'readonly'>('second', 'readonly').map((c) => new OtherUserReads(c)),
+      fc.tuple(fc.constantFrom<'primary' | 'second' | 'readonly'>('primary', 'primary', 'second', 'readonly'), fc.constantFrom<EntityPick>('allowed', 'allowed', 'forbidden', 'unknown'), sel)
+        .map(([c, e, s]) => new ReadSubscriptions(c, e, s)),
+      fc.constantFrom<BodyKind>('valid', 'forbidden-entity').chain((k) => sel.map((s) => new Subscribe(k, 1, s))),
+      fc.tuple(fc.option(fc.constantFrom<EntityPick>('allowed', 'allowed', 'forbidden', 'unknown'), { nil: undefined }), sel, fc.option(sel, { nil: undefined }), sel, limit)
+        .map(([e, es, t, s, l]) => new FilteredRead(e, es, t, s, l)),
+      sel.map((k) => new ClockMovesThenRetry(k)),
       append, append,
       read, read, read,
       fenced, fenced, fenced,
@@ -288,7 +248,7 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
 export const SETUP_APPENDS = 6;
 
 /** Every run starts here: a fresh checkpoint (201, its cursor the current end of the stream) is the anchor of the stream model. */
-export async function setupRun(r: Real, can: Model['can']): Promise<Model> {
+export async function setupRun(r: Real, can: Can): Promise<Model> {
   const role = `setup: PUT checkpoint ${r.name}`;
   const put = await r.api.putCheckpoint(r.name, 'primary', role);
   const created = CheckpointModel.expectCreated(r.name, put);
@@ -314,5 +274,8 @@ export async function setupRun(r: Real, can: Model['can']): Promise<Model> {
     await r.events.append(SETUP_APPENDS, undefined, `setup: append ${SETUP_APPENDS} events (control API)`);
     stream.wrote();
   }
-  return { idem: new IdempotencyModel(), kinds: new Map(), cp, stream, secondPut: false, can };
+  return {
+    idem: new IdempotencyModel(), kinds: new Map(), entityOf: new Map(), cp, stream, secondPut: false, secondCp: undefined,
+    subs: [], hooks: new WebhookModel(), filters: new FilterModel(), clockMoves: 0, can,
+  };
 }

@@ -21,12 +21,15 @@ import { checkProperty, withoutFrames, type PropertySettings } from '../runner.j
 import { PropertyViolation, propertyFailure, type ModelClause, type PagingClause } from '../types.js';
 import type { ModelApi, Product } from './api.js';
 import { commandsArbitrary, setupRun, type Real } from './commands.js';
+import type { Can } from './command-kit.js';
 
 /** Clauses the model property checks (annotated on the test, named in every violation). */
 export const MODEL_CLAUSES: ReadonlyArray<ModelClause | PagingClause> = [
   'EP-SUBSCRIBE-IDEMPOTENCY-KEY', 'EP-SUBSCRIBE-REPLAY', 'EP-SUBSCRIBE-NEW-KEY', 'ERR-AMOUNT-MIN', 'ERR-INDICATION-UID',
   'EP-CHECKPOINT-CREATE', 'EP-CHECKPOINT-CYCLE', 'EP-CHECKPOINT-CONFLICT', 'EP-CHECKPOINT-SCOPE', 'RES-CHECKPOINT',
   'EP-EVENT-PAGING', 'EP-EVENT-FENCE', 'EP-EVENT-PAGE-LIMIT', 'EP-EVENT-TOTAL', 'EVS-ORDER',
+  'RES-CHECKPOINT-DELETE', 'ERR-NOT-FOUND', 'EP-WEBHOOK', 'RES-WEBHOOK-DELETE', 'AUTH-ENDPOINT-403', 'AUTH-ENTITY-403',
+  'AUTH-EVENT-SCOPE', 'EP-ENTITY-SCOPE', 'EP-SUBSCRIPTION-LIST', 'EP-HOLDING-GET', 'ST-HOLDING-AFTER-SUBSCRIPTION',
 ];
 
 /** Defaults: commands per run and requests released together (FTF_FC_COMMANDS overrides the first). */
@@ -62,7 +65,14 @@ export function modelSkipReason(target: ResolvedTarget): string | undefined {
 export async function prepareModelProperty(api: ModelApi, events: EventsApi, log: RunLog, target: ResolvedTarget, opts: ModelPropertyOptions): Promise<PreparedModelProperty> {
   const skip = modelSkipReason(target);
   const bases = { baseUrl: target.baseUrl, authUrl: target.authUrl, controlUrl: target.controlUrl };
-  const can = { append: events.canAppend, second: Boolean(target.credentials.second) };
+  const can: Can = {
+    append: events.canAppend,
+    second: Boolean(target.credentials.second),
+    readonly: Boolean(target.credentials.readonly),
+    clock: events.canAppend,
+    entities: target.entities.allowed,
+    forbidden: target.entities.forbidden,
+  };
   return {
     skip,
     run: async () => {
@@ -82,7 +92,12 @@ export async function prepareModelProperty(api: ModelApi, events: EventsApi, log
         title: opts.title,
         arbitrary: commandsArbitrary({ maxCommands: opts.maxCommands, maxTogether: MAX_TOGETHER, replayPath: opts.replayPath }),
         predicate: async (cmds) => {
-          const real: Real = { api, events, target, product, name: `${prefix}-${++n}`, unknownUid: randomUUID(), maxPages: target.timeouts.maxPages };
+          const real: Real = {
+            api, events, target, name: `${prefix}-${++n}`, unknownUid: randomUUID(), maxPages: target.timeouts.maxPages, tag: `${prefix}-${n}`,
+            // One product for every run: a run that moved the clock leaves the current uid for the next.
+            get product() { return product; },
+            refreshProduct: async () => { product = await api.product(target.indications.primary as string, target.entities.allowed[0] as string); },
+          };
           await fc.asyncModelRun(async () => ({ model: await setupRun(real, can), real }), cmds);
         },
         settings: opts.settings,

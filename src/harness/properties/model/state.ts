@@ -26,12 +26,12 @@ export interface Answer {
   schema?: Violation;
 }
 
-export type BodyKind = 'valid' | 'below-minimum' | 'unknown-uid';
+export type BodyKind = 'valid' | 'below-minimum' | 'unknown-uid' | 'forbidden-entity';
 
-const v = (clause: ModelClause | PagingClause, message: string): Violation => ({ clause, message });
+export const v = (clause: ModelClause | PagingClause, message: string): Violation => ({ clause, message });
 
-const short = (text: string, max = 160): string => (text.length > max ? `${text.slice(0, max)}…` : text);
-const show = (a: Answer): string => `${a.status} ${short(a.text)}`;
+export const short = (text: string, max = 160): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+export const show = (a: Answer): string => `${a.status} ${short(a.text)}`;
 
 /** The subscription uid in a subscribe answer: at the root, under `subscription`, or as `subscriptionUid` (layout not shown). */
 export function subscriptionUid(json: unknown): string | undefined {
@@ -42,7 +42,7 @@ export function subscriptionUid(json: unknown): string | undefined {
   return typeof uid === 'string' ? uid : undefined;
 }
 
-function detailOf(json: unknown): unknown {
+export function detailOf(json: unknown): unknown {
   return typeof json === 'object' && json !== null ? (json as { detail?: unknown }).detail : undefined;
 }
 
@@ -50,6 +50,8 @@ export const DETAIL = {
   missingKey: 'Idempotency-Key header is required.',
   belowMinimum: 'Amount is below the indication minimum.',
   unknownUid: ['Indication not found', 'Indication is no longer available for subscription.'],
+  entity: 'Not authorised for this entity',
+  endpoint: 'Endpoint not enabled for this API user.',
 } as const;
 
 export class IdempotencyModel {
@@ -60,6 +62,12 @@ export class IdempotencyModel {
 
   firstAnswer(key: string): Answer | undefined {
     return this.first.get(key);
+  }
+
+  /** The subscription uid a key's first answer created (a 200), if any. */
+  uidOf(key: string): string | undefined {
+    const a = this.first.get(key);
+    return a !== undefined && a.status === 200 ? subscriptionUid(a.json) : undefined;
   }
 
   /**
@@ -91,6 +99,10 @@ export class IdempotencyModel {
       if (uid === undefined) return v('EP-SUBSCRIBE-NEW-KEY', `the 200 answer carries no subscription uid: ${short(a.text)}`);
       const owner = this.uidKey.get(uid);
       if (owner !== undefined) return v('EP-SUBSCRIBE-NEW-KEY', `a new key answered the subscription uid ${uid}, which key ${owner} created before: a new key must create a new subscription`);
+      return undefined;
+    }
+    if (kind === 'forbidden-entity') {
+      if (a.status !== 403 || detail !== DETAIL.entity) return v('AUTH-ENTITY-403', `a valid body for the entity off the allow-list answered ${show(a)}, expected 403 "${DETAIL.entity}"`);
       return undefined;
     }
     if (kind === 'below-minimum') {
@@ -160,10 +172,79 @@ function differs(got: CheckpointState, want: CheckpointState): string | undefine
 }
 
 export class CheckpointModel {
-  /** Versions this checkpoint had before the current one (stale PATCHes pick from them). */
+  /** Versions this checkpoint had before the current one (stale PATCHes pick from them), also before a deletion. */
   readonly stale: string[] = [];
+  /** Deleted and not created again: every operation on the name but PUT answers 404. */
+  deleted = false;
 
   private constructor(public current: CheckpointState) {}
+
+  /**
+   * DELETE (path not shown): 200 {checkpoint: {uid, name}, deleted: true} naming the current checkpoint
+   * (DeleteCheckpointResponse); of a deleted one 404 with {detail}.
+   */
+  expectDelete(a: Answer): Violation | undefined {
+    if (this.deleted) return this.expectGone('DELETE', a);
+    if (a.status !== 200) return v('RES-CHECKPOINT-DELETE', `DELETE of the checkpoint ${this.current.name} answered ${show(a)}, expected 200 {checkpoint: {uid, name}, deleted: true}`);
+    const o = (typeof a.json === 'object' && a.json !== null ? a.json : {}) as { checkpoint?: { uid?: unknown; name?: unknown }; deleted?: unknown };
+    if (o.deleted !== true || o.checkpoint?.uid !== this.current.uid || o.checkpoint.name !== this.current.name) {
+      return v('RES-CHECKPOINT-DELETE', `DELETE answered ${short(a.text)}, expected {checkpoint: {uid: ${this.current.uid}, name: ${this.current.name}}, deleted: true}`);
+    }
+    this.stale.push(this.current.version);
+    this.deleted = true;
+    return undefined;
+  }
+
+  /** GET, PATCH or DELETE of the deleted checkpoint: 404 ("resource does not exist or was removed") with {detail: string}. */
+  expectGone(what: string, a: Answer): Violation | undefined {
+    if (a.status === 404 && typeof detailOf(a.json) === 'string') return undefined;
+    return v('ERR-NOT-FOUND', `${what} of the checkpoint ${this.current.name} after its DELETE answered ${show(a)}, expected 404 with {detail}: the resource was removed`);
+  }
+
+  /**
+   * PUT of the name after its DELETE: a creation again, 201 with CheckpointData of that name (its cursor is
+   * checked against the stream by the caller). Versions of the deleted checkpoint stay stale.
+   */
+  expectRecreated(a: Answer): Violation | undefined {
+    const r = CheckpointModel.expectCreated(this.current.name, a);
+    if ('violation' in r) return { ...r.violation, message: `after its DELETE, ${r.violation.message}` };
+    this.current = r.model.current;
+    this.deleted = false;
+    return undefined;
+  }
+
+  /**
+   * PUT of the existing name ("behaviour when the name already exists: not shown"): 200 or 201 with the
+   * checkpoint of that name, unchanged or moved (a reset); the model takes it as the current state.
+   */
+  expectPutExisting(a: Answer): Violation | undefined {
+    const s = checkpointIn(a.json);
+    if ((a.status !== 200 && a.status !== 201) || s === undefined || s.name !== this.current.name) {
+      return v('EP-CHECKPOINT-CYCLE', `PUT of the existing checkpoint ${this.current.name} answered ${show(a)}; whatever a server does with an existing name (not shown), it answers with that checkpoint`);
+    }
+    if (s.version !== this.current.version) this.stale.push(this.current.version);
+    this.current = s;
+    return undefined;
+  }
+
+  /**
+   * Another user's DELETE of the same name: it deletes its own checkpoint of that name (200 naming another uid)
+   * or, having none, answers 404; ours stays (the next GET shows it).
+   */
+  expectOtherUsersDelete(a: Answer, theirs: string | undefined): Violation | undefined {
+    const o = (typeof a.json === 'object' && a.json !== null ? a.json : {}) as { checkpoint?: { uid?: unknown } };
+    const uid = o.checkpoint?.uid;
+    if (a.status === 200 && !this.deleted && uid === this.current.uid) {
+      return v('EP-CHECKPOINT-SCOPE', `the second user's DELETE of the name ${this.current.name} deleted the primary user's checkpoint ${this.current.uid}: a checkpoint is scoped to its user`);
+    }
+    if (theirs === undefined && a.status !== 404) {
+      return v('EP-CHECKPOINT-SCOPE', `the second user, who has no checkpoint ${this.current.name}, deleted one: ${show(a)} (expected 404: the primary user's checkpoint is not theirs)`);
+    }
+    if (theirs !== undefined && (a.status !== 200 || uid !== theirs)) {
+      return v('RES-CHECKPOINT-DELETE', `the second user's DELETE of its own checkpoint ${this.current.name} (uid ${theirs}) answered ${show(a)}`);
+    }
+    return undefined;
+  }
 
   /** First PUT of a fresh name: 201 with CheckpointData of that name. */
   static expectCreated(name: string, a: Answer): { model: CheckpointModel } | { violation: Violation } {

@@ -1,0 +1,245 @@
+/**
+ * The model's commands for every other operation of the Endpoints table, with each credential kind the profile
+ * has (primary, second user, read-only client, the forbidden entity): webhook register/deregister, subscription
+ * and holding reads per entity, filtered event reads (entity_code allowed / forbidden / unknown, event_type),
+ * writes of the read-only client, another user's checkpoint reads, and the clock moving on (the subscriptions'
+ * state moves on: a retry with a used key still replays the cached answer). The judgements are in access.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { subscribeBody } from './api.js';
+import {
+  describeFilter, expectEndpointRefused, expectEntityRefused, expectHolding, expectHoldingNotUnder, expectServedOrEntityRefused,
+  expectUnknownEntity, expectUnknownHolding, judgeSubscriptionList, type EventFilter,
+} from './access.js';
+import { fail, judge, keyName, learnHead, pick, position, type Cmd, type Model, type Real } from './command-kit.js';
+import { checkpointIn, detailOf, DETAIL, show, v, type Answer } from './state.js';
+import type { EventRef, Violation } from '../types.js';
+
+/** The ten eventType values (Resources / Event). */
+export const EVENT_TYPES = ['SUBSCRIBED', 'ISSUED', 'SPLIT', 'EXTENDED', 'FINALIZED', 'ADJUSTED', 'CURRENCY_CONVERTED', 'CASH_MOVED', 'REDEEMED', 'CANCELLED'] as const;
+
+const webhookPath = (r: Real): string => r.target.paths.webhook ?? '/webhook';
+const urlField = (r: Real): string => r.target.fields.webhook_url ?? 'url';
+const unknownEntity = (r: Real): string => `ENT-NONE-${r.tag}`.slice(0, 60);
+
+/** The URL of each registration: under the reserved .invalid domain (RFC 2606), nothing could be delivered there. */
+let hookSerial = 0;
+const hookUrl = (r: Real, who: string): string => `https://ftf-conformance.invalid/model/${r.tag}/${who}/${++hookSerial}`;
+
+export class RegisterWebhook implements Cmd {
+  constructor(readonly credential: 'primary' | 'second') {}
+  check = (m: Readonly<Model>): boolean => this.credential === 'primary' || m.can.second;
+  async run(m: Model, r: Real): Promise<void> {
+    const url = hookUrl(r, this.credential);
+    const a = await r.api.call('POST', webhookPath(r), this.credential, { [urlField(r)]: url }, this.toString());
+    m.stream.wrote();
+    // What the second user's client is provisioned for is not in the profile: it may be refused the endpoint.
+    if (this.credential === 'second' && a.status === 403 && detailOf(a.json) === DETAIL.endpoint) return;
+    judge(m.hooks.expectRegistered(this.credential, url, a), [a], this.toString());
+  }
+  toString = (): string => `webhook POST by the ${this.credential} user`;
+}
+
+export class DeregisterWebhook implements Cmd {
+  constructor(readonly credential: 'primary' | 'second') {}
+  check = (m: Readonly<Model>): boolean => this.credential === 'primary' || m.can.second;
+  async run(m: Model, r: Real): Promise<void> {
+    // The request shape of DELETE /webhook is not shown: a body naming the URL only where the profile says so.
+    const body = r.target.webhook.deleteBody ? { [urlField(r)]: hookUrl(r, 'delete') } : undefined;
+    const a = await r.api.call('DELETE', webhookPath(r), this.credential, body, this.toString());
+    m.stream.wrote();
+    if (this.credential === 'second' && a.status === 403 && detailOf(a.json) === DETAIL.endpoint) return;
+    judge(m.hooks.expectDeregistered(this.credential, a), a.status === 404 ? [] : [a], this.toString());
+  }
+  toString = (): string => `webhook DELETE by the ${this.credential} user`;
+}
+
+type Write = 'subscribe' | 'checkpoint PUT' | 'checkpoint PATCH' | 'checkpoint DELETE' | 'webhook POST' | 'webhook DELETE';
+export const WRITES: readonly Write[] = ['subscribe', 'checkpoint PUT', 'checkpoint PATCH', 'checkpoint DELETE', 'webhook POST', 'webhook DELETE'];
+
+/**
+ * A write of the read-only client: 403 "Endpoint not enabled for this API user." Its checkpoint PATCH and DELETE
+ * name a checkpoint it does not have, and the spec does not order the checks: 404 is allowed there.
+ */
+export class ReadonlyWrite implements Cmd {
+  constructor(readonly write: Write) {}
+  check = (m: Readonly<Model>): boolean => m.can.readonly;
+  async run(m: Model, r: Real): Promise<void> {
+    const role = this.toString();
+    const cp = `/event/checkpoint/${encodeURIComponent(r.name)}`;
+    let a: Answer;
+    switch (this.write) {
+      case 'subscribe': a = await r.api.subscribe(randomUUID(), subscribeBody(r.target, r.product, 'valid', r.unknownUid), role, 'readonly'); break;
+      case 'checkpoint PUT': a = await r.api.putCheckpoint(r.name, 'readonly', role); break;
+      case 'checkpoint PATCH': a = await r.api.patchCheckpointAs(r.name, m.cp.current.version, m.cp.current.cursor, 'readonly', role); break;
+      case 'checkpoint DELETE': a = await r.api.deleteCheckpoint(r.name, 'readonly', role); break;
+      case 'webhook POST': a = await r.api.call('POST', webhookPath(r), 'readonly', { [urlField(r)]: hookUrl(r, 'readonly') }, role); break;
+      default: a = await r.api.call('DELETE', webhookPath(r), 'readonly', r.target.webhook.deleteBody ? { [urlField(r)]: hookUrl(r, 'readonly') } : undefined, role);
+    }
+    m.stream.wrote();
+    const notFound = (this.write === 'checkpoint PATCH' || this.write === 'checkpoint DELETE') && a.status === 404 && typeof detailOf(a.json) === 'string';
+    fail(notFound ? undefined : expectEndpointRefused(`${this.write} (${cp})`, a, this.write === 'subscribe'), role);
+  }
+  toString = (): string => `${this.write} by the read-only client`;
+}
+
+/** Reads by the other credentials: GET /event works for each; the primary user's checkpoint is not theirs (scoped). */
+export class OtherUserReads implements Cmd {
+  constructor(readonly credential: 'second' | 'readonly') {}
+  check = (m: Readonly<Model>): boolean => (this.credential === 'second' ? m.can.second : m.can.readonly);
+  async run(m: Model, r: Real): Promise<void> {
+    const role = this.toString();
+    const events = await r.events.read({ limit: 1 }, `${role}: GET /event`, this.credential);
+    if (events.status !== 200) {
+      fail(v(this.credential === 'readonly' ? 'AUTH-ENDPOINT-403' : 'AUTH-EVENT-SCOPE', `GET /event by the ${this.credential} credential answered ${show(events)}: reading the stream is not a write`), role);
+    }
+    const a = await r.api.getCheckpointAs(r.name, this.credential, `${role}: GET checkpoint ${r.name}`);
+    const theirs = this.credential === 'second' ? m.secondCp : undefined;
+    if (theirs === undefined && a.status !== 404) {
+      fail(v('EP-CHECKPOINT-SCOPE', `GET of the primary user's checkpoint name ${r.name} by the ${this.credential} credential (which has none) answered ${show(a)}, expected 404: checkpoints are scoped to their user`), role);
+    }
+    if (theirs !== undefined && (a.status !== 200 || checkpointIn(a.json)?.uid !== theirs)) {
+      fail(v('EP-CHECKPOINT-SCOPE', `the second user's GET of its own checkpoint ${r.name} (uid ${theirs}) answered ${show(a)}`), role);
+    }
+    judge(undefined, [a], role);
+  }
+  toString = (): string => `reads by the ${this.credential} credential (GET /event, GET of the run's checkpoint name)`;
+}
+
+export type EntityPick = 'allowed' | 'forbidden' | 'unknown';
+
+/**
+ * GET /subscription?entity_code by a credential: the primary user's list of an allowed entity holds every
+ * subscription it made there and none of another entity; each holdingUid that is set names an existing holding of
+ * that entity, not served under another entity; the forbidden entity is 403; an unknown one 404 or 403. The second
+ * and read-only users' allow-lists are not in the profile: served or 403 "Not authorised for this entity".
+ */
+export class ReadSubscriptions implements Cmd {
+  private shown = '';
+  constructor(readonly credential: 'primary' | 'second' | 'readonly', readonly entity: EntityPick, readonly entitySel: number) {}
+  check = (m: Readonly<Model>): boolean =>
+    (this.credential === 'primary' || (this.credential === 'second' ? m.can.second : m.can.readonly)) && (this.entity !== 'forbidden' || m.can.forbidden !== undefined);
+  async run(m: Model, r: Real): Promise<void> {
+    const entity = this.entity === 'allowed' ? pick(m.can.entities, this.entitySel) : this.entity === 'forbidden' ? (m.can.forbidden as string) : unknownEntity(r);
+    this.shown = entity;
+    const role = this.toString();
+    const a = await r.api.call('GET', `/subscription?entity_code=${encodeURIComponent(entity)}`, this.credential, undefined, role);
+    const pointer = r.target.fields.subscriptions_list ?? '';
+    if (this.entity === 'unknown') return judge(expectUnknownEntity('GET /subscription', a), [a], role);
+    if (this.credential === 'primary' && this.entity === 'forbidden') return judge(expectEntityRefused(`GET /subscription?entity_code=${entity} (off the allow-list)`, a), [a], role);
+    let listed: Array<{ uid: string; holdingUid: string | null }> = [];
+    const served = (x: Answer): Violation | undefined => {
+      const j = judgeSubscriptionList(entity, x, pointer, m.subs, this.credential === 'primary');
+      if ('violation' in j) return j.violation;
+      listed = j.listed;
+      return undefined;
+    };
+    judge(this.credential === 'primary' ? served(a) : expectServedOrEntityRefused(`GET /subscription?entity_code=${entity} by the ${this.credential} user`, a, served), [a], role);
+    if (this.credential !== 'primary' || this.entity !== 'allowed') return;
+    // The holdings of the model's own subscriptions that have one (at most two reads per command).
+    const own = new Set(m.subs.filter((s) => s.entity === entity).map((s) => s.uid));
+    const issued = listed.filter((s) => s.holdingUid !== null && own.has(s.uid)).slice(-2);
+    for (const s of issued) await checkHolding(m, r, entity, s.holdingUid as string, s.uid, role);
+    if (issued.length === 0) {
+      const h = await r.api.call('GET', `/holding/${encodeURIComponent(entity)}/${randomUUID()}`, 'primary', undefined, `${role}: GET of an unknown holding uid`);
+      judge(expectUnknownHolding(entity, h), [h], role);
+    }
+  }
+  toString = (): string => `GET /subscription by the ${this.credential} user for ${this.shown || `the ${this.entity} entity`}`;
+}
+
+async function checkHolding(m: Model, r: Real, entity: string, holdingUid: string, subUid: string, role: string): Promise<void> {
+  const path = (e: string): string => `/holding/${encodeURIComponent(e)}/${encodeURIComponent(holdingUid)}`;
+  const a = await r.api.call('GET', path(entity), 'primary', undefined, `${role}: GET ${path(entity)}`);
+  judge(expectHolding(entity, holdingUid, subUid, a), [a], role);
+  const other = m.can.entities.find((e) => e !== entity);
+  if (other !== undefined) {
+    const b = await r.api.call('GET', path(other), 'primary', undefined, `${role}: the same holding under ${other}`);
+    judge(expectHoldingNotUnder(other, holdingUid, entity, b), [], role);
+  }
+  if (m.can.forbidden !== undefined) {
+    const c = await r.api.call('GET', path(m.can.forbidden), 'primary', undefined, `${role}: the same holding under the forbidden entity`);
+    judge(expectEntityRefused(`GET /holding/${m.can.forbidden}/${holdingUid} (off the allow-list)`, c), [c], role);
+  }
+}
+
+/**
+ * GET /event with filters ("not shown", Endpoints rule 10) from a known position to the head: each filter is
+ * honoured or ignored (FilterModel), never an event off the allow-list; an entity off the allow-list may be
+ * refused (403 "Not authorised for this entity", or 400/422: the filter refused), an unknown one too (404).
+ */
+export class FilteredRead implements Cmd {
+  private shown = '';
+  constructor(readonly entity: EntityPick | undefined, readonly entitySel: number, readonly typeSel: number | undefined, readonly startSel: number, readonly limit: number | undefined) {}
+  check = (m: Readonly<Model>): boolean => (this.entity !== undefined || this.typeSel !== undefined) && (this.entity !== 'forbidden' || m.can.forbidden !== undefined);
+  async run(m: Model, r: Real): Promise<void> {
+    await learnHead(m, r, this.toString());
+    const f: EventFilter = {};
+    if (this.entity !== undefined) f.entity = this.entity === 'allowed' ? pick(m.can.entities, this.entitySel) : this.entity === 'forbidden' ? (m.can.forbidden as string) : unknownEntity(r);
+    if (this.typeSel !== undefined) f.type = pick(EVENT_TYPES, this.typeSel);
+    const start = position(m, this.startSel);
+    this.shown = `${describeFilter(f)} from ${start < 0 ? 'the anchor' : `#${start}`}`;
+    const role = this.toString();
+    const filters = { ...(f.entity !== undefined ? { entity_code: f.entity } : {}), ...(f.type !== undefined ? { event_type: f.type } : {}) };
+    const known = m.stream.range(start);
+    const got: EventRef[] = [];
+    let cursor: string | undefined = m.stream.cursorAt(start);
+    let total: number | null | undefined;
+    const cap = Math.min(r.maxPages, known.length + 2);
+    for (let k = 0; k < cap; k++) {
+      const a = await r.events.read({ startCursor: cursor, limit: this.limit, filters }, `${role} page ${k + 1}`);
+      if (a.status !== 200) {
+        if (k === 0) return fail(this.refused(f, a), role);
+        return fail(v('EP-EVENT-PAGING', `page ${k + 1} of a read with ${describeFilter(f)} answered ${show(a)} after page 1 was served`), role);
+      }
+      if (a.page === undefined) return fail({ clause: 'SCHEMA', message: a.schemaMessage ?? 'no page' }, role);
+      if (k === 0) total = a.page.pageInfo.totalCount;
+      got.push(...a.page.events);
+      if (!a.page.pageInfo.hasNextPage) {
+        return fail(m.filters.judge(f, known, got, total, m.can.entities, this.entity === 'forbidden' || this.entity === 'unknown'), role);
+      }
+      cursor = a.page.pageInfo.pageEndCursor ?? undefined;
+      if (cursor === undefined) return fail(v('EP-EVENT-PAGING', `a read with ${describeFilter(f)}: hasNextPage is true but pageEndCursor is missing`), role);
+    }
+    fail(v('EP-EVENT-PAGING', `a read with ${describeFilter(f)} of ${known.length} known event(s) still has hasNextPage true after ${cap} page(s)`), role);
+  }
+
+  /** A refused filtered read: never for an allowed entity with no other filter problem unless the target refuses the filter itself (400/422). */
+  private refused(f: EventFilter, a: Answer): Violation | undefined {
+    const detail = detailOf(a.json);
+    if (a.status === 403) return this.entity === 'allowed' || this.entity === undefined ? v('AUTH-ENTITY-403', `a read with ${describeFilter(f)} of an allowed entity answered ${show(a)}`) : detail === DETAIL.entity ? undefined : v('AUTH-ENTITY-403', `a read with ${describeFilter(f)} answered ${show(a)}: a 403 for an entity says "${DETAIL.entity}"`);
+    if (a.status === 400 || a.status === 422 || (a.status === 404 && this.entity === 'unknown')) return undefined;
+    return v('EP-EVENT-PAGING', `a read with ${describeFilter(f)} answered ${show(a)}, expected 200 (or the filter refused: 400/422${this.entity === 'forbidden' ? ', 403' : this.entity === 'unknown' ? ', 403/404' : ''})`);
+  }
+  toString = (): string => `filtered read(${this.shown || [this.entity ? `entity ${this.entity}` : '', this.typeSel !== undefined ? 'event_type' : ''].filter(Boolean).join(' + ')}, limit ${this.limit ?? 'default'})`;
+}
+
+/** Most clock moves per run: a day at most in all, so a retry stays within any key lifetime a target may have (not shown). */
+export const MAX_CLOCK_MOVES = 2;
+const CLOCK_HOURS = 8;
+
+/**
+ * The clock moves on 8 hours (control API): subscriptions made before the cut-off are issued, their state moves on.
+ * A retry with a used key then replays the key's first answer byte for byte (Endpoints rule 5: the cached
+ * response, not the subscription's state now). The product is read again (a Fixed uid rotates daily).
+ */
+export class ClockMovesThenRetry implements Cmd {
+  private shown = '';
+  constructor(readonly keySel: number) {}
+  check = (m: Readonly<Model>): boolean => m.can.clock && m.clockMoves < MAX_CLOCK_MOVES;
+  async run(m: Model, r: Real): Promise<void> {
+    const role = this.toString();
+    await r.api.advanceClock({ hours: CLOCK_HOURS }, `${role}: advance the clock`);
+    m.clockMoves++;
+    m.stream.wrote();
+    await r.refreshProduct();
+    const keys = m.idem.keys.filter((k) => m.kinds.get(k) === 'valid');
+    if (keys.length === 0) return;
+    const key = pick(keys, this.keySel);
+    this.shown = keyName(m, key);
+    const body = subscribeBody(r.target, r.product, 'valid', r.unknownUid, m.entityOf.get(key));
+    const a = await r.api.subscribe(key, body, `${role}: retry`);
+    judge(m.idem.expectReplay(key, [a], 'the same body with the current indication uid, after the clock moved on and the subscription with it'), [a], role);
+  }
+  toString = (): string => `clock +${CLOCK_HOURS} h, then retry(used key${this.shown ? ` ${this.shown}` : ` #${this.keySel}`})`;
+}
