@@ -24,9 +24,9 @@ export function playwrightArgs(sel: PlaywrightSelection): string[] {
   return ['playwright', 'test', ...(sel.extra ?? [])];
 }
 
-/** The selection for the workers; a shard also writes a blob report (for `ftf-conformance merge`). */
+/** The selection for the workers; a shard or a phase (a part of one run) also writes a blob report (for `ftf-conformance merge`). */
 export function playwrightEnv(sel: PlaywrightSelection): Record<string, string> {
-  return { ...selectionEnv(sel), ...(sel.shard ? { FTF_BLOB_REPORT: '1' } : {}) };
+  return { ...selectionEnv(sel), ...(sel.shard || sel.phase ? { FTF_BLOB_REPORT: '1' } : {}) };
 }
 
 /**

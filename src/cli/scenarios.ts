@@ -1,14 +1,14 @@
 /** Scenario catalogue helpers for list / coverage / doctor: loading, selection, capabilities of a profile. */
 import { join, relative, resolve } from 'node:path';
 import { REPO_ROOT } from '../harness/repo-root.js';
-import { loadSelection, type SelectionFlags } from '../harness/scenario/selection.js';
+import { loadSelection, SELECTION_PHASES, type SelectionFlags } from '../harness/scenario/selection.js';
 import type { Scenario } from '../harness/scenario/types.js';
 import { withMutationGuard } from '../harness/target/capabilities.js';
 import { resolveTargetFile } from '../harness/target/load.js';
 import { readProfile } from '../harness/target/profile.js';
 import { resolveTarget } from '../harness/target/resolve.js';
 import type { Capability } from '../harness/target/types.js';
-import { regExpFlag, shardFlag } from './args.js';
+import { oneOf, regExpFlag, shardFlag } from './args.js';
 import type { FlagHelp } from './help.js';
 
 /**
@@ -25,14 +25,16 @@ export const SELECTION_HELP: readonly FlagHelp[] = [
   { flag: '--grep', value: 'RE', text: 'only what matches the regular expression in "<id>: <title> @<family> @<tags>"' },
   { flag: '--tag', value: 'T', text: 'only what is tagged @T (the family counts as a tag; with --grep both must match)' },
   { flag: '--shard', value: 'i/n', text: 'the i-th of n contiguous slices of the selection sorted by id, 1 <= i <= n' },
+  { flag: '--phase', value: 'shared|exclusive', text: 'only what may run side by side on one shared target (`shared`), or only what must run alone there (`exclusive`: moves the sandbox clock, registers the user\'s webhook); shards of one external target shard `shared` and run `exclusive` once, after them (docs/ci/README.md)' },
 ];
 
-export const SELECTION_OPTIONS = { grep: { type: 'string' }, tag: { type: 'string' }, shard: { type: 'string' } } as const;
+export const SELECTION_OPTIONS = { grep: { type: 'string' }, tag: { type: 'string' }, shard: { type: 'string' }, phase: { type: 'string' } } as const;
 
-export function selectionFlags(command: string, v: { grep?: string | undefined; tag?: string | undefined; shard?: string | undefined }): SelectionFlags {
+export function selectionFlags(command: string, v: { grep?: string | undefined; tag?: string | undefined; shard?: string | undefined; phase?: string | undefined }): SelectionFlags {
   regExpFlag(command, 'grep', v.grep);
   shardFlag(command, v.shard);
-  return { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}), ...(v.shard ? { shard: v.shard } : {}) };
+  const phase = v.phase === undefined ? undefined : oneOf(command, 'phase', v.phase, SELECTION_PHASES, 'shared');
+  return { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}), ...(v.shard ? { shard: v.shard } : {}), ...(phase ? { phase } : {}) };
 }
 
 export const scenarioFile = (s: Scenario): string => relative(REPO_ROOT, s.source.file).split('\\').join('/');

@@ -8,13 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { runTimeoutMs, testTimeoutMs } from '../../src/harness/target/bounds.js';
 import { profileTimeouts, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
+import { allureResults, comparableVerdicts, junitCases, readVerdicts } from './verdict-compare.js';
 
 const GREP = '^(errors\\.error-body(-40[03])?|events\\.scope|checkpoints\\.(create|delete)):';
 const SCENARIOS = 6;
@@ -46,54 +47,6 @@ function cli(reports: string, ...args: string[]): Promise<Cli> {
       resolvePromise({ code, out });
     });
   });
-}
-
-interface VerdictsFile {
-  overall: string;
-  totals: Record<string, number>;
-  problems: string[];
-  scenarios: Array<{ id: string; verdict: string; clauses: string[]; durationMs?: number; record: { har?: string } & Record<string, unknown> } & Record<string, unknown>>;
-  clauses: Array<{ id: string; verdict: string; scenarios: string[] }>;
-  tests?: { total: number };
-}
-
-const readVerdicts = (reports: string): VerdictsFile => JSON.parse(readFileSync(join(reports, 'verdicts.json'), 'utf8')) as VerdictsFile;
-
-/** Verdicts without timings or the HAR file's (random, per-folder) name. */
-function comparableVerdicts(v: VerdictsFile): unknown {
-  return {
-    overall: v.overall,
-    totals: v.totals,
-    problems: v.problems,
-    clauses: v.clauses,
-    scenarios: v.scenarios
-      .map(({ durationMs: _d, record: { har, ...record }, ...rest }) => ({ ...rest, record: { ...record, har: har === undefined ? 'none' : 'a file' } }))
-      .sort((a, b) => a.id.localeCompare(b.id)),
-  };
-}
-
-/** JUnit testcases as "suite | name | status", sorted. */
-function junitCases(reports: string): string[] {
-  const xml = readFileSync(join(reports, 'junit.xml'), 'utf8');
-  const out: string[] = [];
-  for (const suite of xml.matchAll(/<testsuite\s[^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/testsuite>/g)) {
-    for (const c of suite[2]!.matchAll(/<testcase\s[^>]*name="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-      const body = c[2] ?? '';
-      const status = /<failure\b/.test(body) ? 'failed' : /<error\b/.test(body) ? 'errored' : /<skipped\b/.test(body) ? 'skipped' : 'passed';
-      out.push(`${suite[1]} | ${c[1]} | ${status}`);
-    }
-  }
-  return out.sort();
-}
-
-/** Allure results as "fullName | historyId | status", sorted. */
-function allureResults(reports: string): string[] {
-  const folder = join(reports, 'allure-results');
-  return readdirSync(folder)
-    .filter((f) => f.endsWith('-result.json'))
-    .map((f) => JSON.parse(readFileSync(join(folder, f), 'utf8')) as { fullName: string; historyId: string; status: string })
-    .map((r) => `${r.fullName} | ${r.historyId} | ${r.status}`)
-    .sort();
 }
 
 test('sharded flow: 2 shards + merge give the unsharded verdict, JUnit and Allure results; a missing shard is not green', { timeout: 5 * RUN_MS }, async () => {

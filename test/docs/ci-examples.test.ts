@@ -1,7 +1,8 @@
 /**
  * docs/ci/ describes what works: every `ftf-conformance` command in the README and pipelines exists and takes
  * the flags written there (checked against each command's usage line), and the sharded flow is the one
- * test/cli/sharded-flow.test.ts runs (run --shard into per-shard folders, then merge), with no raw
+ * test/cli/shared-shards.test.ts runs (run --phase shared --shard into per-shard folders, run --phase exclusive
+ * after them, then merge), with no raw
  * `playwright merge-reports` or `--reporter` (refused by `run`; they would bypass the redacting reporter).
  */
 import assert from 'node:assert/strict';
@@ -39,9 +40,13 @@ describe('CI examples', () => {
   }
 
   for (const file of FILES) {
-    it(`${file}: shards run into their own folders and one merge gates`, () => {
+    it(`${file}: shards of the shared phase and one exclusive job run into their own folders, one merge gates`, () => {
       const src = text(file);
-      assert.match(src, /ftf-conformance run --shard /);
+      // One shared target: only the shared phase is sharded (src/cli/shard-guard.ts refuses other shards of it).
+      assert.match(src, /ftf-conformance run --phase shared --shard /);
+      assert.deepEqual(invocations(src).filter((c) => c.command === 'run' && c.flags.includes('--shard') && !/--phase shared\b/.test(c.line)).map((c) => c.line), []);
+      assert.match(src, /ftf-conformance run --phase exclusive\b/);
+      assert.match(src, /FTF_REPORTS_DIR[=:] ?shards\/shard-exclusive/);
       assert.match(src, /FTF_REPORTS_DIR[=:] ?shards\/shard-/);
       assert.match(src, /ftf-conformance merge shards\/shard-\*/);
       assert.doesNotMatch(src, /playwright merge-reports|--reporter|PLAYWRIGHT_BLOB_OUTPUT_DIR|all-blobs/);

@@ -26,7 +26,7 @@ export const mergeCommand: Command = {
     description: 'The gate of a sharded run. Takes the reports folders that `run --shard i/n` wrote (one per shard, each its own FTF_REPORTS_DIR), '
       + 'replays their blob reports through playwright.config.ts (behind the redacting reporter, as in a run), gathers their HAR files and secret digests, '
       + 'then evaluates like `run --evaluate-only`: waivers, verdicts.json, junit.xml, the summary and the Allure HTML. A missing, doubled or foreign shard '
-      + 'is a PROBLEM of the verdict. Exit 0 conformant, 1 non-conformant, 2 a folder is not a shard\'s reports folder, 3 internal error.',
+      + 'is a PROBLEM of the verdict; a run split by phase (`run --phase shared --shard i/n` + one `run --phase exclusive`, against one external target) is whole with every shard and the exclusive phase. Exit 0 conformant, 1 non-conformant, 2 a folder is not a shard\'s reports folder, 3 internal error.',
     flags: [
       TARGET_FLAG,
       SUITE_FLAGS.failOn,

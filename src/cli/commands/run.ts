@@ -17,13 +17,14 @@ import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE, resolveTargetFile } fr
 import { startLaunchBroker, type LaunchBroker, type LaunchRequest } from '../../embedded/broker.js';
 import { transportKind } from '../../harness/http/transport-choice.js';
 import { configuredWorkers } from '../../harness/target/bounds.js';
-import { oneOf, parse, passthroughArgs, regExpFlag, shardFlag, UsageError, workersFlag } from '../args.js';
+import { oneOf, parse, passthroughArgs, UsageError, workersFlag } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, startAllureInBackground, type Evaluation } from '../pipeline.js';
 import { playwright, playwrightArgs, playwrightEnv, type PlaywrightSelection } from '../playwright.js';
 import { BLOB_DIR, writeShardManifest } from '../../harness/report/shards.js';
 import { isFiltered } from '../../harness/scenario/selection.js';
 import { openTarget, type OpenTarget } from '../target.js';
-import { SELECTION_HELP } from '../scenarios.js';
+import { SELECTION_HELP, selectionFlags } from '../scenarios.js';
+import { checkShardPhases } from '../shard-guard.js';
 import type { FlagHelp } from '../help.js';
 import type { Command } from './types.js';
 
@@ -32,6 +33,7 @@ export const RUN_OPTIONS = {
   grep: { type: 'string' },
   tag: { type: 'string' },
   shard: { type: 'string' },
+  phase: { type: 'string' },
   'fail-on': { type: 'string' },
   waivers: { type: 'string' },
   'allow-mutations': { type: 'boolean' },
@@ -206,13 +208,13 @@ export const runCommand: Command = {
   async run(argv) {
     const dash = argv.indexOf('--');
     const { values: v } = parse('run', dash >= 0 ? argv.slice(0, dash) : argv, RUN_OPTIONS);
-    shardFlag('run', v.shard);
-    regExpFlag('run', 'grep', v.grep);
+    const selection = selectionFlags('run', v);
     const workers = workersFlag('run', v.workers);
     const extra = passthroughArgs('run', dash >= 0 ? argv.slice(dash + 1) : []);
+    if (!v['evaluate-only']) checkShardPhases('run', selection, v.target);
     const suite = await runSuite('run', {
       ...(v.target ? { target: v.target } : {}),
-      selection: { ...(v.grep ? { grep: v.grep } : {}), ...(v.tag ? { tag: v.tag } : {}), ...(v.shard ? { shard: v.shard } : {}), extra },
+      selection: { ...selection, extra },
       failOn: oneOf('run', 'fail-on', v['fail-on'], ['must', 'should'] as const, 'must'),
       ...(v.waivers ? { waivers: v.waivers } : {}),
       allowMutations: v['allow-mutations'] ?? false,

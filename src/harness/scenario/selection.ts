@@ -10,7 +10,10 @@
  * - tag: one tag (leading @ optional), the family included (`--tag events` = the events folder),
  *   `exclusive` for the scenarios scenario/isolation.ts runs alone on a shared target, and `production` for
  *   the ones the embedded reference's production project runs (scenario/environment.ts).
- * - shard i/n: of what grep/tag kept, sorted by key (scenario id, property id, broken file path), the i-th of
+ * - phase shared|exclusive: only what may run side by side on one shared target / only what must run alone there
+ *   (the @exclusive tag, isolation.ts). A sharded CI run against one external server shards the shared phase and
+ *   runs the exclusive phase once, after the shards (docs/ci/README.md; run refuses other shards of such a target).
+ * - shard i/n: of what grep/tag/phase kept, sorted by key (scenario id, property id, broken file path), the i-th of
  *   n contiguous slices (sizes differ by at most one). Every candidate lands in exactly one shard, so n
  *   shards together are the unsharded selection, broken files included.
  *
@@ -32,7 +35,13 @@ export interface SelectionFlags {
   tag?: string;
   /** "i/n", 1 <= i <= n. */
   shard?: string;
+  /** One of the two phases of a run against a shared target (SELECTION_PHASES). */
+  phase?: SelectionPhase;
 }
+
+/** `shared`: everything that may run side by side on one target; `exclusive`: what must run alone there (isolation.ts). */
+export const SELECTION_PHASES = ['shared', 'exclusive'] as const;
+export type SelectionPhase = (typeof SELECTION_PHASES)[number];
 
 /** A test declared by a spec file other than the YAML catalogue (specs/properties). */
 export interface ExtraTest {
@@ -101,7 +110,8 @@ export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 
   ];
   const re = flags.grep ? new RegExp(flags.grep) : undefined;
   const tag = flags.tag ? bare(flags.tag) : undefined;
-  let kept = candidates.filter((c) => (!re || re.test(c.text)) && (!tag || c.tags.includes(tag)));
+  const inPhase = (c: Candidate): boolean => !flags.phase || c.tags.includes(EXCLUSIVE_TAG) === (flags.phase === 'exclusive');
+  let kept = candidates.filter((c) => (!re || re.test(c.text)) && (!tag || c.tags.includes(tag)) && inPhase(c));
   kept.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (flags.shard) {
     const { index, total } = parseShard(flags.shard);
@@ -117,7 +127,7 @@ export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 
 
 /** The flags as the environment of Playwright's workers (every variable set: '' = not given). */
 export function selectionEnv(flags: SelectionFlags): Record<string, string> {
-  return { FTF_SELECT_GREP: flags.grep ?? '', FTF_SELECT_TAG: flags.tag ?? '', FTF_SELECT_SHARD: flags.shard ?? '' };
+  return { FTF_SELECT_GREP: flags.grep ?? '', FTF_SELECT_TAG: flags.tag ?? '', FTF_SELECT_SHARD: flags.shard ?? '', FTF_SELECT_PHASE: flags.phase ?? '' };
 }
 
 /** The flags a worker was given (selectionEnv); none set = everything. */
@@ -126,11 +136,12 @@ export function selectionFromEnv(env: NodeJS.ProcessEnv): SelectionFlags {
     ...(env.FTF_SELECT_GREP ? { grep: env.FTF_SELECT_GREP } : {}),
     ...(env.FTF_SELECT_TAG ? { tag: env.FTF_SELECT_TAG } : {}),
     ...(env.FTF_SELECT_SHARD ? { shard: env.FTF_SELECT_SHARD } : {}),
+    ...((SELECTION_PHASES as readonly string[]).includes(env.FTF_SELECT_PHASE ?? '') ? { phase: env.FTF_SELECT_PHASE as SelectionPhase } : {}),
   };
 }
 
 /** True when any flag narrows the catalogue (waivers of unselected scenarios are then not stale). */
-export const isFiltered = (flags: SelectionFlags): boolean => Boolean(flags.grep || flags.tag || flags.shard);
+export const isFiltered = (flags: SelectionFlags): boolean => Boolean(flags.grep || flags.tag || flags.shard || flags.phase);
 
 /**
  * Loads the catalogue under `dir` (FTF_SPECS_DIR or specs/) and selects from it together with the property
