@@ -19,6 +19,9 @@ const stages = [
   // The fixed CI subset of the fault matrix (docs/mutation.md); each fault killed for the right reason is a pass.
   // The CI subset of the variant matrix (docs/variants-matrix.md): each conformant variant passed is a pass.
   { name: 'variants (ci subset)', cmd: ['node', 'bin/ftf-conformance.mjs', 'selftest', '--variants', '--subset', 'ci'], count: fromVariantsJson('reports/variants.json'), before: ['reports/variants.json'] },
+  // The client fault matrix (docs/client-conformance.md): the example client clean, with its alternate choices, and
+  // with each fault switch; each run judged right is a pass.
+  { name: 'clients (matrix)', cmd: ['node', 'bin/ftf-conformance.mjs', 'selftest', '--clients'], count: fromClientMatrixJson('reports/client-matrix.json'), before: ['reports/client-matrix.json'] },
   { name: 'mutation (ci subset)', cmd: ['node', 'bin/ftf-conformance.mjs', 'selftest', '--subset', 'ci'], count: fromMutationJson('reports/mutation.json'), before: ['reports/mutation.json'] },
 ];
 
@@ -72,6 +75,15 @@ function fromMutationJson(file) {
     // The clean run counts as one check: it must have no failure (no false alarms).
     const cleanOk = m.clean.failed === 0 && m.clean.passed > 0 ? 1 : 0;
     return { passed: killed + cleanOk, failed: m.faults.length - killed + (1 - cleanOk), skipped: 0 };
+  };
+}
+
+function fromClientMatrixJson(file) {
+  return () => {
+    if (!existsSync(file)) return { passed: 0, failed: 0, skipped: 0 };
+    const runs = JSON.parse(readFileSync(file, 'utf8')).runs;
+    const ok = runs.filter((r) => r.ok).length;
+    return { passed: ok, failed: runs.length - ok, skipped: 0 };
   };
 }
 

@@ -66,7 +66,7 @@ describe('help <command> and <command> --help', () => {
   test('every flag a command parses is documented in its help', () => {
     // The option tables of the parsers (args.parse in the command files; selftest and reference parse in their modules).
     const files: Record<string, string[]> = {
-      selftest: ['src/selftest/mutation.ts', 'src/selftest/variant-cli.ts'],
+      selftest: ['src/selftest/mutation.ts', 'src/selftest/variant-cli.ts', 'src/selftest/client-matrix.ts'],
       reference: ['src/reference/cli-args.ts'],
     };
     for (const name of names) {

@@ -207,7 +207,7 @@ export const noRetry403: Grader = {
 
 export const retryBackoff: Grader = {
   clause: 'CL-RETRY-BACKOFF',
-  judges: 'repeats of a request answered 500 wait at least the plan\'s minimum, each wait no shorter than the one before',
+  judges: 'the n-th repeat of a request answered 500 waits at least n x the plan\'s minimum backoff (no tight loop; growing delays)',
   grade({ exchanges, plan }) {
     const breaches: Breach[] = [];
     let occasions = 0;
@@ -226,11 +226,12 @@ export const retryBackoff: Grader = {
       if (attempts.length < 2) continue;
       occasions++;
       const waits = attempts.slice(1).map((a, i) => a.atMs - (attempts[i]?.atMs ?? 0));
+      // Retry n waits at least n x the plan's minimum: no tight loop, and delays that grow. A stalled machine
+      // only lengthens a wait, so it can hide a breach but never make one.
       const problems: string[] = [];
       waits.forEach((w, i) => {
-        if (w < plan.grading.minBackoffMs) problems.push(`retry ${i + 1} after ${w.toFixed(0)} ms (< ${plan.grading.minBackoffMs} ms)`);
-        const before = waits[i - 1];
-        if (before !== undefined && w + plan.grading.slackMs / 5 < before) problems.push(`wait ${i + 1} (${w.toFixed(0)} ms) shorter than wait ${i} (${before.toFixed(0)} ms)`);
+        const least = plan.grading.minBackoffMs * (i + 1);
+        if (w < least) problems.push(`retry ${i + 1} after ${w.toFixed(0)} ms (< ${least} ms${i > 0 ? ': delays not growing' : ''})`);
       });
       if (problems.length) breaches.push({ message: `${e.method} ${e.path} retried after 500: ${problems.join('; ')}`, exchanges: attempts.map((a) => a.seq) });
     }

@@ -30,9 +30,12 @@ export const tokenRequest: Grader = {
       if (!/^application\/x-www-form-urlencoded\b/i.test(e.headers['content-type'] ?? '')) problems.push(`Content-Type is ${e.headers['content-type'] ?? 'missing'}`);
       const auth = authOf(e);
       if (!auth || !/^basic$/i.test(auth.scheme)) problems.push('no HTTP Basic client authentication');
-      const form = record(e.body) ?? {};
-      const grant = typeof form.grant_type === 'string' ? form.grant_type : undefined;
-      if (grant === undefined) problems.push('no grant_type');
+      // A request the server answered without reading its body (a 404 off the token endpoint) shows its headers only.
+      const form = record(e.body);
+      const grant = typeof form?.grant_type === 'string' ? form.grant_type : undefined;
+      if (!form) {
+        // nothing more to judge
+      } else if (grant === undefined) problems.push('no grant_type');
       else for (const f of GRANT_FIELDS[grant] ?? []) if (typeof form[f] !== 'string' || form[f] === '') problems.push(`grant ${grant} without ${f}`);
       if (problems.length) breaches.push({ message: `token request ${at(e)}: ${problems.join('; ')}`, exchanges: [e.seq] });
     }
