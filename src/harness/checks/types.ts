@@ -13,6 +13,12 @@ export interface CheckResult {
   message: string;
   /** Clause ids this check verifies (the engine stamps the scenario's `covers:` when the check names none). */
   clauses?: string[];
+  /**
+   * Made by the engine on every response (the automatic schema check), not by a YAML check: it judges the
+   * clause of the step that sent the request (its own `clause:`), else the scenario's covers, never a clause
+   * inherited from a `use:` step (that names what the group's YAML checks judge).
+   */
+  automatic?: boolean;
   /** Where the check was made: the step's title and YAML position (stamped by the engine). */
   step?: string;
   at?: { file: string; line: number; column: number };

@@ -96,5 +96,5 @@ export function finishExchange(engine: EngineContext, prepared: PreparedExchange
   const rules = applyResponseRules({ response, requestHeaders: request.headers, base: prepared.base, pathname: prepared.path, registry: engine.schemas, redact });
   // A layout rule already judged the body against the operation map: the auto schema check would repeat it.
   const schema = mode === 'auto' && rules.layoutJudged ? undefined : checkSchema({ response, registry: engine.schemas, mode, base: prepared.base, pathname: prepared.path, redact });
-  return { response, ...(schema ? { schema } : {}), rules: rules.checks };
+  return { response, ...(schema ? { schema: { ...schema, automatic: true } } : {}), rules: rules.checks };
 }

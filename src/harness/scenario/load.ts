@@ -10,6 +10,7 @@ import type { Capability } from '../target/types.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { loadClauseCatalogue, type Clause } from '../spec/clauses.js';
 import { namesEnvironment } from './environment.js';
+import { attributionErrors } from './clause-attribution.js';
 import { analyzeSteps, analyzeVars, BUILTIN_VARS, stepKind, type Analysis, type GroupInfo } from './semantic.js';
 import { readYaml, type YamlSource } from '../yaml/source.js';
 import { scenarioError, syntaxErrors } from './errors.js';
@@ -170,6 +171,8 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
   }
   const ownClockNeeds = [...new Set([...(doc.needs ?? []).filter((n) => CLOCK_CAPABILITIES.includes(n)), ...(usesClock ? ['clock' as const] : [])])];
   const family = doc.family ?? (dirname(src.file) === root ? 'misc' : basename(dirname(src.file)));
+  // Every check names its clause when the scenario covers several (clause-attribution.ts).
+  errors.push(...attributionErrors(src, doc.id, doc.covers ?? [], doc.steps ?? [], (name) => groups.build(name)));
   const source = src.locate([]);
   return {
     id: doc.id,

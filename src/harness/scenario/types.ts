@@ -52,6 +52,14 @@ export interface CountExpectation {
 
 export interface StepCommon {
   name?: string;
+  /** The clause(s) this step's checks judge (a `use:` step: the group's checks that name none). */
+  clause?: string | string[];
+}
+
+/** The clauses a step names with `clause:` (none: undefined). */
+export function stepClauses(step: Step): string[] | undefined {
+  const c = (step as StepCommon).clause;
+  return c === undefined ? undefined : [c].flat();
 }
 
 export interface RequestStep extends StepCommon { request: RequestSpec & { as?: string } }
