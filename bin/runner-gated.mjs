@@ -3,8 +3,10 @@
 // It loads Playwright while the CLI loads and checks the flags, the profile and the target, then waits for the go
 // on fd 3: the run's environment changes as JSON ({ NAME: value, or null to unset }). Then it is `playwright test`
 // exactly as Playwright's cli.js runs it, with the same process.argv. End of fd 3 without a go means the CLI is not
-// running the suite (an error, a signal): the runner exits having printed nothing.
+// running the suite (an error, a signal): the runner exits having printed nothing. End of fd 4 (the lifeline) means
+// the CLI died: the runner's whole process group is killed.
 import { createReadStream } from 'node:fs';
+import { Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -22,6 +24,29 @@ for (const load of [
   } catch {
     // not there in this version
   }
+}
+
+// The lifeline (fd 4): the CLI holds its write end for as long as it lives and never writes to it. When it ends, the
+// CLI is gone (killed with SIGKILL, say, which no signal forwarding can see): this runner and its workers (its
+// process group: it leads one) stop at once instead of testing the target unsupervised and writing reports no
+// leak scan will read. A runner started without a lifeline (by hand) has none to watch.
+try {
+  const lifeline = new Socket({ fd: 4, readable: true, writable: false });
+  const orphaned = () => {
+    try {
+      process.kill(-process.pid, 'SIGKILL');
+    } catch {
+      // not a group leader: at least this process
+    }
+    process.kill(process.pid, 'SIGKILL');
+  };
+  lifeline.on('end', orphaned);
+  lifeline.on('close', orphaned);
+  lifeline.on('error', orphaned);
+  lifeline.resume();
+  lifeline.unref();
+} catch {
+  // no fd 4
 }
 
 const chunks = [];

@@ -34,13 +34,17 @@ export function prestartRunner(argv, folder) {
     child = spawn(process.execPath, [fileURLToPath(new URL('./runner-gated.mjs', import.meta.url)), cli, ...args], {
       cwd,
       env,
-      stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+      // fd 3: the go; fd 4: the lifeline, never written: it ends when this process does, however it ends.
+      stdio: ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'],
       detached: true,
     });
   } catch {
     return undefined;
   }
   const goPipe = child.stdio[3];
+  const lifeline = child.stdio[4];
+  lifeline.unref();
+  lifeline.on('error', () => {});
   // Until it is opened the runner must not keep the CLI alive: a CLI that ends without running it just exits.
   child.unref();
   goPipe.unref();

@@ -8,6 +8,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildAllureReport, requireAllureCli } from '../harness/report/allure-report.js';
 import { harnessName } from '../harness/report/harness-identity.js';
+import type { ReportsLock } from '../harness/report/reports-lock.js';
 import { writeAllureSupportFiles } from '../harness/report/allure.js';
 import { loadClauseCatalogue, type ClauseCatalogue } from '../harness/spec/clauses.js';
 import { reportPaths } from '../harness/report/paths.js';
@@ -212,7 +213,7 @@ export const ALLURE_LOG = 'allure-report.log';
  * again with the run's digests (reports/secret-digests.json, to which the CLI adds its own secrets' digests,
  * never a value) and deletes it on a hit. An earlier run's HTML is removed first, so it never passes for this one.
  */
-export function startAllureInBackground(secretValues: readonly string[]): string {
+export function startAllureInBackground(secretValues: readonly string[], lock?: ReportsLock): string {
   const paths = reportPaths();
   rmSync(paths.allureReport, { recursive: true, force: true });
   try {
@@ -228,6 +229,8 @@ export function startAllureInBackground(secretValues: readonly string[]): string
   try {
     const child = spawn(process.execPath, [bin, 'report', '--scan'], { cwd: process.cwd(), env: { ...process.env, FTF_REPORTS_DIR: paths.root }, detached: true, stdio: ['ignore', fd, fd] });
     child.unref();
+    // The folder stays this run's until the HTML is written: the child releases the lock (report --scan).
+    if (child.pid !== undefined) lock?.handOver(child.pid);
     return `Allure report: building in the background (pid ${child.pid}): ${join(paths.allureReport, 'index.html')}; log ${log} (--wait-report builds it before exiting)`;
   } finally {
     closeSync(fd);

@@ -5,10 +5,14 @@
 import { createRequire } from 'node:module';
 import { FtfError } from '../shared/errors.js';
 import { reportsDir } from '../harness/report/paths.js';
-import { REPO_ROOT } from '../harness/repo-root.js';
+import { PACKAGED, REPO_ROOT } from '../harness/repo-root.js';
 import { selectionEnv, type SelectionFlags } from '../harness/scenario/selection.js';
-import { InterruptedError, killGraceMs, runInGroup, superviseGroup } from './process-group.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { InterruptedError, killGraceMs, superviseGroup } from './process-group.js';
 import { takePrestartedRunner } from './prestarted-runner.js';
+import { GRANT_ENV } from '../harness/target/mutation-grant.js';
 
 export interface PlaywrightSelection extends SelectionFlags {
   /** Extra arguments after `--`, passed through untouched. */
@@ -42,14 +46,32 @@ export function playwrightCli(): string {
   }
 }
 
+/**
+ * `playwright test` through bin/runner-gated.mjs with its go given at once: the same runner as the early one, so
+ * that it too leads its own process group and watches its lifeline (fd 4), dying with the CLI even when the CLI
+ * is killed with SIGKILL.
+ */
+function startGatedRunner(cli: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const gated = resolve(REPO_ROOT, PACKAGED ? '..' : '.', 'bin', 'runner-gated.mjs');
+  const child = spawn(process.execPath, [gated, cli, ...args], { cwd: REPO_ROOT, env, stdio: ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'], detached: true });
+  const [go, lifeline] = [child.stdio[3] as Writable, child.stdio[4] as Writable];
+  go.on('error', () => {});
+  lifeline.on('error', () => {});
+  go.end('{}');
+  return child;
+}
+
 export const playwright = {
   async run(args: string[], env: Record<string, string>): Promise<number | null> {
     const cli = playwrightCli();
     // The reports folder is decided here, once (paths.ts): the config reads FTF_REPORTS_DIR, and Playwright's working
     // directory (the package root) is not where an installed package writes its reports.
-    const runEnv = { ...process.env, FTF_REPORTS_DIR: reportsDir(), ...env };
+    // A grant of production writes comes only from this run (`env`), never inherited (target/mutation-grant.ts).
+    const inherited = { ...process.env };
+    delete inherited[GRANT_ENV];
+    const runEnv = { ...inherited, FTF_REPORTS_DIR: reportsDir(), ...env };
     const early = takePrestartedRunner(cli, args.slice(1), REPO_ROOT, runEnv);
-    const r = early ? await superviseGroup(early, killGraceMs(runEnv)) : await runInGroup(process.execPath, [cli, ...args.slice(1)], { cwd: REPO_ROOT, env: runEnv });
+    const r = await superviseGroup(early ?? startGatedRunner(cli, args.slice(1), runEnv), killGraceMs(runEnv));
     if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'Playwright and its workers were');
     return r.status;
   },

@@ -13,6 +13,7 @@ import { after, describe, it } from 'node:test';
 import type { HttpRequest, HttpResponse, Transport } from '../../src/harness/http/types.js';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { withMutationGuard } from '../../src/harness/target/capabilities.js';
+import { issueMutationGrant } from '../../src/harness/target/mutation-grant.js';
 import {
   cliAllowsMutations,
   guardProductionWrites,
@@ -57,12 +58,19 @@ describe('production guard: decisions', () => {
     assert.equal(productionWritesRefused(prod, true), false);
   });
 
-  it('FTF_ALLOW_MUTATIONS=1 (set by --allow-mutations) is the only CLI opt-in', () => {
-    assert.equal(cliAllowsMutations({ FTF_ALLOW_MUTATIONS: '1' }), true);
-    assert.equal(cliAllowsMutations({ FTF_ALLOW_MUTATIONS: 'true' }), true);
-    assert.equal(cliAllowsMutations({ FTF_ALLOW_MUTATIONS: '0' }), false);
-    assert.equal(cliAllowsMutations({ FTF_ALLOW_MUTATIONS: '' }), false);
+  it('the CLI opt-in is a grant this process tree issued; no variable value enables writes', () => {
+    assert.equal(cliAllowsMutations({ FTF_ALLOW_MUTATIONS: '1' }), false, 'the retired variable grants nothing');
     assert.equal(cliAllowsMutations({}), false);
+    assert.equal(cliAllowsMutations({ FTF_MUTATION_GRANT: 'abc@/nonexistent/grant.json' }), false, 'a grant file that is not there');
+    const grant = issueMutationGrant();
+    try {
+      assert.equal(cliAllowsMutations(grant.env), true, 'issued by this process (an ancestor of itself)');
+      const [nonce, file] = (grant.env.FTF_MUTATION_GRANT ?? '').split('@');
+      assert.equal(cliAllowsMutations({ FTF_MUTATION_GRANT: `${nonce}x@${file}` }), false, 'another nonce');
+    } finally {
+      grant.revoke();
+    }
+    assert.equal(cliAllowsMutations(grant.env), false, 'revoked at the end of the run');
   });
 
   it('API writes are the write methods under base_url, not the token endpoint or a look-alike prefix', () => {
@@ -153,13 +161,15 @@ entities: { allowed: [ENT-ALPHA, ENT-BETA], forbidden: ENT-GAMMA }
 indications: { primary: FTF-FIX-1M, fractional_minimum: FTF-FIX-FRAC, enforced_maximum: FTF-FIX-1M, unenforced_maximum: FTF-FIX-FRAC, extendable: FTF-EXT-6M }
 timeouts: { request_ms: 5000, scenario_ms: 30000, poll_deadline_ms: 5000 }
 `);
+    const grant = issueMutationGrant();
     try {
       const run = await runCatalogue({
         timeoutMs: 240_000,
         args: grep ? ['--grep', grep] : [],
         env: {
           FTF_TARGET: file,
-          FTF_ALLOW_MUTATIONS: allow ? '1' : undefined,
+          // Standing in for the CLI's --allow-mutations: this test process issues the grant (mutation-grant.ts).
+          ...(allow ? grant.env : { FTF_MUTATION_GRANT: undefined }),
           GUARD_PRIMARY: server.secrets.clients['cc-alice'],
           GUARD_SECOND: server.secrets.clients['cc-bob'],
           GUARD_READONLY: server.secrets.clients['cc-carol-readonly'],
@@ -168,6 +178,7 @@ timeouts: { request_ms: 5000, scenario_ms: 30000, poll_deadline_ms: 5000 }
       rmSync(run.dir, { recursive: true, force: true });
       return { run, writes };
     } finally {
+      grant.revoke();
       await proxy.close();
       await server.close();
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildAllureReport } from '../../harness/report/allure-report.js';
 import { assertNoLeaks, filesUnder } from '../../harness/report/leak-scan.js';
 import { reportPaths } from '../../harness/report/paths.js';
+import { releaseHandedLock } from '../../harness/report/reports-lock.js';
 import { DIGESTS_FILE, readDigestFile } from '../../harness/report/secret-digests.js';
 import { parse } from '../args.js';
 import type { Command } from './types.js';
@@ -23,7 +24,7 @@ export const reportCommand: Command = {
       { flag: '--multi-file', text: 'a folder of files instead of one self-contained index.html' },
       { flag: '--scan', text: "search the HTML for the last run's secrets (reports/secret-digests.json) and delete it on a hit (exit 3); `run` builds its HTML this way in the background" },
     ],
-    env: ['FTF_REPORTS_DIR', 'FTF_CLAUSE_URL'],
+    env: ['FTF_REPORTS_DIR', 'FTF_CLAUSE_URL', 'FTF_ALLURE_TIMEOUT_MS'],
     examples: [{ text: 'rebuild the HTML of the last run', command: 'ftf-conformance report' }],
   },
   async run(argv) {
@@ -35,6 +36,8 @@ export const reportCommand: Command = {
       'multi-file': { type: 'boolean' },
       scan: { type: 'boolean' },
     });
+    // The background build of a `run` holds that run's lock of the reports folder: released when done, however it ends.
+    if (v.scan) process.once('exit', () => releaseHandedLock(reportPaths().root));
     const r = buildAllureReport({
       ...(v.results ? { resultsDir: v.results } : {}),
       ...(v.out ? { outDir: v.out } : {}),

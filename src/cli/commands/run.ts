@@ -25,6 +25,9 @@ import { isFiltered } from '../../harness/scenario/selection.js';
 import { openTarget, type OpenTarget } from '../target.js';
 import { SELECTION_HELP, selectionFlags } from '../scenarios.js';
 import { checkShardPhases } from '../shard-guard.js';
+import { lockReports } from '../../harness/report/reports-lock.js';
+import { refuseSymlinks } from '../../harness/report/reports-symlinks.js';
+import { issueMutationGrant, RETIRED_ALLOW_ENV } from '../../harness/target/mutation-grant.js';
 import type { FlagHelp } from '../help.js';
 import type { Command } from './types.js';
 
@@ -55,7 +58,7 @@ export const SUITE_FLAGS: Record<'failOn' | 'waivers' | 'allowMutations' | 'noRe
   workers: { flag: '--workers', value: 'N', text: 'Playwright workers, an integer from 1 to 99', default: '2', env: 'FTF_WORKERS' },
 };
 export const SUITE_ENV = ['FTF_TARGET', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'FTF_WORKERS', 'FTF_TRANSPORT', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR', 'FTF_CACHE_DIR', 'FTF_REPORTS_DIR',
-  'FTF_PRESTART', 'FTF_KILL_GRACE_MS', 'FTF_EMBEDDED_START_MS', 'FTF_CLAUSE_URL', 'FTF_BLOB_REPORT', 'FTF_FC_RUNS', 'FTF_FC_SEED', 'FTF_FC_PATH', 'FTF_FC_END_ON_FAILURE'];
+  'FTF_PRESTART', 'FTF_KILL_GRACE_MS', 'FTF_EMBEDDED_START_MS', 'FTF_CLAUSE_URL', 'FTF_BLOB_REPORT', 'FTF_FC_RUNS', 'FTF_FC_SEED', 'FTF_FC_PATH', 'FTF_FC_END_ON_FAILURE', 'FTF_ALLOW_MUTATIONS', 'FTF_ALLURE_TIMEOUT_MS'];
 
 export interface SuiteRun {
   open: OpenTarget;
@@ -87,7 +90,16 @@ export async function runSuite(
   checkWaiversFirst(command, opts.target, opts.waivers);
   // A bad FTF_TRANSPORT is a usage error before any server or Playwright starts (the workers read it too).
   transportKind();
-  const open = await openTarget(opts.target, { probe: !opts.evaluateOnly, forPlaywright: true });
+  // Before anything is started or written: no link in reports/ is written through, one run per reports folder.
+  const paths = reportPaths();
+  refuseSymlinks(paths.root);
+  const lock = lockReports(paths.root, command);
+  const open = await openTarget(opts.target, { probe: !opts.evaluateOnly, forPlaywright: true }).catch((e: unknown) => {
+    lock.release();
+    throw e;
+  });
+  const retired = retiredOptInNote(opts.allowMutations);
+  if (retired) console.log(retired);
   // Started now so that its loading overlaps the run; it scans half of the reports beside this thread.
   const scanner = startLeakScanner();
   let broker: LaunchBroker | undefined;
@@ -102,18 +114,31 @@ export async function runSuite(
     brokerSecrets = b.secrets();
   };
   try {
-    const paths = reportPaths();
     const startedAt = new Date().toISOString();
+    // A run killed outright (SIGKILL) left its lock: its reports, possibly still written by an orphaned runner
+    // after it died, were never leak-scanned. They go with the rest of the previous run's.
+    const orphaned = lock.stale ? ['playwright-html', 'allure-report', 'verdicts.json', 'outcomes.json'].map((n) => join(paths.root, n)) : [];
+    if (lock.stale) console.log(`note   the previous run in ${paths.root} (pid ${lock.stale.pid || '?'}, started ${lock.stale.startedAt}) ended without releasing its lock: its reports are removed unscanned`);
+    // Results of an earlier run must never leak into this run's verdict, Allure report or certificate evidence.
+    // Moved aside now and deleted while Playwright runs (discard-previous.ts).
+    const previous = opts.evaluateOnly ? [] : [paths.playwrightJson, paths.junit, paths.har, paths.allureResults, join(paths.root, DIGESTS_FILE), join(paths.root, BLOB_DIR)];
+    const discarded = discardPrevious(paths.root, [...previous, ...orphaned]);
+    if (opts.evaluateOnly) await discarded;
     if (!opts.evaluateOnly) {
-      // Results of an earlier run must never leak into this run's verdict, Allure report or certificate evidence.
-      // Moved aside now and deleted while Playwright runs (discard-previous.ts).
-      const discarded = discardPrevious(paths.root, [paths.playwrightJson, paths.junit, paths.har, paths.allureResults, join(paths.root, DIGESTS_FILE), join(paths.root, BLOB_DIR)]);
       // The selection travels to the spec files as FTF_SELECT_GREP/TAG/SHARD (scenario/selection.ts); a shard writes a blob.
       // Each worker's reference server is launched here, while Playwright loads (embedded/broker.ts). Without a broker
       // (none can listen here) each worker launches its own, as `selftest`'s do.
       broker = open.perWorker ? await startLaunchBroker(plannedServers(opts.workers, opts.selection.extra ?? [])).catch(() => undefined) : undefined;
-      const env = { ...open.env, ...broker?.env, ...playwrightEnv(opts.selection), ...(opts.allowMutations ? { FTF_ALLOW_MUTATIONS: '1' } : {}), ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
-      const status = await playwright.run(playwrightArgs(opts.selection), env);
+      // --allow-mutations reaches the workers as a grant only this process can issue (mutation-grant.ts):
+      // playwright.run drops any inherited one, and the file goes when Playwright ends.
+      const grant = opts.allowMutations ? issueMutationGrant() : undefined;
+      const env = { ...open.env, ...broker?.env, ...playwrightEnv(opts.selection), ...grant?.env, ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
+      let status: number | null;
+      try {
+        status = await playwright.run(playwrightArgs(opts.selection), env);
+      } finally {
+        grant?.revoke();
+      }
       await closeBroker();
       await discarded;
       if (!existsSync(paths.playwrightJson)) {
@@ -156,11 +181,12 @@ export async function runSuite(
       ...(opts.evaluateOnly ? {} : { since: Date.parse(startedAt) }),
     });
     // The verdict and the exit code are decided: the HTML (searched by the child itself) does not delay them.
-    if (opts.report === 'background') console.log(startAllureInBackground(cliSecretValues(secrets, basic)));
+    if (opts.report === 'background') console.log(startAllureInBackground(cliSecretValues(secrets, basic), lock));
     return { open, evaluation, startedAt, finishedAt, exitCode: exitCodeFor(evaluation.summary) };
   } catch (e) {
     await closeBroker();
     await open.close();
+    lock.release();
     throw e;
   } finally {
     await scanner.close();
@@ -227,6 +253,12 @@ export const runCommand: Command = {
     return suite.exitCode;
   },
 };
+
+/** FTF_ALLOW_MUTATIONS in the environment used to stand in for the flag; it is ignored now, and said so. */
+export function retiredOptInNote(flag: boolean, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env[RETIRED_ALLOW_ENV] === undefined) return undefined;
+  return `note   ${RETIRED_ALLOW_ENV} is set in the environment and ignored: production writes need --allow-mutations on the command line and allow_mutations: true in the profile (this run: --allow-mutations ${flag ? 'given' : 'not given'})`;
+}
 
 /** A bad waivers file is a usage problem: say so before a server or Playwright starts, not after the run. */
 function checkWaiversFirst(command: string, target: string | undefined, waivers: string | undefined): void {

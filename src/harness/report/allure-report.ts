@@ -13,6 +13,7 @@ import { FtfError } from '../../shared/errors.js';
 import { CATEGORIES } from './allure.js';
 import { forgetRun, historyKey, legacyHistoryNote, markRun, runIdentity, runKey, runLabel } from './allure-history.js';
 import { reportPaths } from './paths.js';
+import { refuseSymlinks } from './reports-symlinks.js';
 import { REPO_ROOT } from '../repo-root.js';
 
 export interface AllureReportOptions {
@@ -22,6 +23,8 @@ export interface AllureReportOptions {
   name?: string;
   /** Keep at most this many runs in the history (default 30). */
   historyLimit?: number;
+  /** Bound of `allure generate` (default FTF_ALLURE_TIMEOUT_MS, else 5 minutes): killed past it, FTF_E_ALLURE_TIMEOUT. */
+  timeoutMs?: number;
   /** One self-contained index.html that opens from file:// (default true: CI artifacts open without a server). */
   singleFile?: boolean;
 }
@@ -47,6 +50,8 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
       hint: 'run `ftf-conformance run` first (playwright.config.ts lists the allure-playwright reporter)',
     });
   }
+  // The history folder is what CI caches between runs: never appended to through a link (reports-symlinks.ts).
+  refuseSymlinks(paths.root, [historyDir, outDir]);
   mkdirSync(historyDir, { recursive: true });
   const identity = runIdentity(resultsDir);
   const key = historyKey(identity.target, identity.baseUrl);
@@ -68,11 +73,20 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
   const cli = requireAllureCli();
   const run = runKey(resultsDir);
   const before = forgetRun(historyFile, run);
+  const timeoutMs = options.timeoutMs ?? allureTimeoutMs();
   const r = spawnSync(process.execPath, [cli, 'generate', resultsDir, '--config', configFile, '--output', outDir], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+    maxBuffer: 16 * 1024 * 1024,
   });
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') {
+    throw new FtfError('FTF_E_ALLURE_TIMEOUT', `allure generate did not finish within ${timeoutMs} ms and was stopped; ${outDir} is incomplete`, {
+      hint: 'raise FTF_ALLURE_TIMEOUT_MS for very large result sets, or build it later with `ftf-conformance report`; the verdict and allure-results are complete without it',
+    });
+  }
   if (r.status !== 0 || !existsSync(join(outDir, 'index.html'))) {
     throw new FtfError('FTF_E_ALLURE', `allure generate failed (exit ${r.status ?? r.signal}): ${(r.stderr || r.stdout || '').trim().slice(-800)}`, {
       hint: 'run `npm run setup` to install the allure CLI (devDependency)',
@@ -83,6 +97,19 @@ export function buildAllureReport(options: AllureReportOptions = {}): AllureRepo
   writeFileSync(index, withoutAnalytics(readFileSync(index, 'utf8')));
   const legacy = legacyHistoryNote(historyDir);
   return { outDir, index, historyFile, label, notes: legacy ? [legacy] : [] };
+}
+
+export const DEFAULT_ALLURE_TIMEOUT_MS = 300_000;
+
+/** FTF_ALLURE_TIMEOUT_MS (a positive integer of milliseconds), else the default; anything else is a usage error. */
+export function allureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.FTF_ALLURE_TIMEOUT_MS?.trim();
+  if (!raw) return DEFAULT_ALLURE_TIMEOUT_MS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new FtfError('FTF_E_USAGE', `FTF_ALLURE_TIMEOUT_MS must be a positive integer of milliseconds (got ${JSON.stringify(raw)})`, { hint: `unset it for the default (${DEFAULT_ALLURE_TIMEOUT_MS} ms)` });
+  }
+  return n;
 }
 
 /** The Allure CLI's cli.js; FTF_E_ALLURE_MISSING when it is not installed (checked before a background build starts too). */
