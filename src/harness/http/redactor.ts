@@ -4,10 +4,32 @@
  * (client secrets with their env var names, tokens obtained by the auth client) or learned from traffic
  * (token responses, form bodies, redirect Locations).
  *
- * Values shorter than MIN_SECRET_LENGTH (6) are ignored: replacing e.g. "abc" everywhere would mangle
- * reports with false positives, and no real credential is that short.
+ * How text is searched (no RegExp is ever built from secret text, so no size or alphabet of a secret can
+ * break it):
+ * - every spelling of every secret (spellings.ts: raw, URL, form, JSON, base64/base64url at every alignment,
+ *   hex) is a needle of one Aho-Corasick search (needles.ts), over the text and over its decoded view
+ *   (escapes.ts: HTML entities, %XX, JSON escapes in any mix);
+ * - a secret of 16 to 512 characters is also found in pieces: every 8-character window of it is a needle,
+ *   so an echo split over two (or more) fields loses every piece of 8 characters or more (FRAGMENT_*);
+ * - structural rules (report/structural-redaction.ts) redact any Bearer credential and any token field's
+ *   value, whatever their length and alphabet, also ones the harness never saw.
+ * A failure inside the redaction never returns the text: the whole text is withheld (REDACTION_FAILED).
+ *
+ * Values shorter than MIN_SECRET_LENGTH (6) are not registered: replacing e.g. "abc" everywhere would mangle
+ * reports with false positives; such tokens are redacted by where they stand (the structural rules).
  */
-export const MIN_SECRET_LENGTH = 6;
+import { decodedView } from './escapes.js';
+import { NeedleSet, type NeedleHit } from './needles.js';
+import { MIN_SPELLING_LENGTH, textSpellings } from './spellings.js';
+import { mayHoldStructural, redactStructural } from '../report/structural-redaction.js';
+
+export const MIN_SECRET_LENGTH = MIN_SPELLING_LENGTH;
+/** Secrets of this length range are also searched in pieces of FRAGMENT_WINDOW characters (split echoes). */
+const FRAGMENT_MIN_SECRET = 16;
+const FRAGMENT_MAX_SECRET = 512;
+const FRAGMENT_WINDOW = 8;
+/** What the text becomes when redaction itself fails: never the text. */
+export const REDACTION_FAILED = 'REDACTION_FAILED';
 
 /** Headers whose values are always secret, whatever they contain. */
 const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
@@ -33,7 +55,10 @@ export class Redactor {
   private readonly spellings = new Map<string, string>();
   /** base64("client:secret") -> parts, so curl can say -u "client:$SECRET_ENV". */
   private readonly basics = new Map<string, { clientId: string; secret: string }>();
-  private pattern: RegExp | undefined;
+  /** 8-character pieces of mid-sized secrets -> canonical value (searched, never announced: a piece's digest could be guessed). */
+  private readonly fragments = new Map<string, string>();
+  /** The search over spellings and fragments, rebuilt on the next search after a new value. */
+  private search: { set: NeedleSet; needles: string[] } | undefined;
   private readonly listeners: Array<(spellings: string[]) => void> = [];
 
   /**
@@ -66,7 +91,7 @@ export class Redactor {
     const b64 = Buffer.from(`${clientId}:${secret}`, 'utf8').toString('base64');
     this.basics.set(b64, { clientId, secret });
     this.spellings.set(b64, secret);
-    this.pattern = undefined;
+    this.search = undefined;
     this.announce([b64]);
   }
 
@@ -150,26 +175,78 @@ export class Redactor {
 
   /** Label and env var name of a registered value (any spelling). Explicit labels are env var names already. */
   private describe(value: string): { label: string; env: string } | undefined {
-    const canonical = this.spellings.get(value);
+    const canonical = this.spellings.get(value) ?? this.fragments.get(value);
     const entry = canonical === undefined ? undefined : this.entries.get(canonical);
     if (!entry) return undefined;
     return { label: entry.label, env: entry.learned ? envNameFor(entry.label) : sanitizeEnvName(entry.label) };
   }
 
-  /** Splits text into plain parts and secret occurrences (longest secret first). */
+  /**
+   * Splits text into plain parts (structural rules applied) and secret occurrences. Overlapping occurrences
+   * (a secret inside a longer one, pieces of one secret) are one segment, labelled by its longest needle. If
+   * anything in here throws, the whole text is one redacted segment: an error never carries the text out.
+   */
   segments(s: string): Segment[] {
-    const pattern = this.regex();
-    if (!pattern || s === '') return [{ text: s }];
+    try {
+      return this.split(s);
+    } catch {
+      return [{ label: REDACTION_FAILED, env: 'FTF_SECRET' }];
+    }
+  }
+
+  private split(s: string): Segment[] {
+    if (s === '') return [{ text: s }];
+    const ranges = this.occurrences(s);
     const out: Segment[] = [];
     let last = 0;
-    for (const m of s.matchAll(pattern)) {
-      const at = m.index ?? 0;
-      if (at > last) out.push({ text: s.slice(last, at) });
-      out.push(this.describe(m[0]) ?? { label: 'SECRET', env: 'FTF_SECRET' });
-      last = at + m[0].length;
+    const plain = (text: string): void => {
+      if (text !== '') out.push({ text: mayHoldStructural(text) ? redactStructural(text) : text });
+    };
+    for (const r of ranges) {
+      plain(s.slice(last, r.start));
+      out.push(this.describe(r.needle) ?? { label: 'SECRET', env: 'FTF_SECRET' });
+      last = r.end;
     }
-    if (last < s.length) out.push({ text: s.slice(last) });
-    return out;
+    plain(s.slice(last));
+    return out.length ? out : [{ text: '' }];
+  }
+
+  /** Merged occurrence ranges of every needle, in the text and in its decoded view (mapped back). */
+  private occurrences(s: string): Array<{ start: number; end: number; needle: string }> {
+    const search = this.needleSearch();
+    if (!search) return [];
+    const hits: NeedleHit[] = search.set.search(s);
+    const view = decodedView(s);
+    if (view) {
+      for (const h of search.set.search(view.text)) hits.push({ start: view.from[h.start] as number, end: view.to[h.end - 1] as number, id: h.id });
+    }
+    if (hits.length === 0) return [];
+    hits.sort((a, b) => a.start - b.start || b.end - a.end);
+    const merged: Array<{ start: number; end: number; needle: string }> = [];
+    let bestLength = 0;
+    for (const h of hits) {
+      const needle = search.needles[h.id] as string;
+      const top = merged[merged.length - 1];
+      if (top && h.start < top.end) {
+        if (h.end > top.end) top.end = h.end;
+        if (needle.length > bestLength) {
+          top.needle = needle;
+          bestLength = needle.length;
+        }
+        continue;
+      }
+      merged.push({ start: h.start, end: h.end, needle });
+      bestLength = needle.length;
+    }
+    return merged;
+  }
+
+  private needleSearch(): { set: NeedleSet; needles: string[] } | undefined {
+    if (this.search) return this.search;
+    if (this.spellings.size === 0) return undefined;
+    const needles = [...this.spellings.keys(), ...this.fragments.keys()];
+    this.search = { set: new NeedleSet(needles), needles };
+    return this.search;
   }
 
   get size(): number {
@@ -199,7 +276,7 @@ export class Redactor {
     if (!this.entries.has(secret)) return this.learn(b64, 'AUTHORIZATION');
     this.basics.set(b64, { clientId: decoded.slice(0, colon), secret });
     this.spellings.set(b64, secret);
-    this.pattern = undefined;
+    this.search = undefined;
     this.announce([b64]);
   }
 
@@ -222,17 +299,16 @@ export class Redactor {
   }
 
   private addSpellings(value: string): void {
-    const forms = [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1)];
-    for (const form of forms) if (form.length >= MIN_SECRET_LENGTH) this.spellings.set(form, value);
-    this.pattern = undefined;
-    this.announce(forms.filter((f) => f.length >= MIN_SECRET_LENGTH));
-  }
-
-  private regex(): RegExp | undefined {
-    if (this.pattern || this.spellings.size === 0) return this.pattern;
-    const alternatives = [...this.spellings.keys()].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    this.pattern = new RegExp(alternatives.join('|'), 'g');
-    return this.pattern;
+    const forms = textSpellings(value);
+    for (const form of forms) this.spellings.set(form, value);
+    if (value.length >= FRAGMENT_MIN_SECRET && value.length <= FRAGMENT_MAX_SECRET) {
+      for (let i = 0; i + FRAGMENT_WINDOW <= value.length; i++) {
+        const piece = value.slice(i, i + FRAGMENT_WINDOW);
+        if (!this.spellings.has(piece)) this.fragments.set(piece, value);
+      }
+    }
+    this.search = undefined;
+    this.announce(forms);
   }
 }
 

@@ -2,8 +2,11 @@
  * Secrets by digest. The Playwright main process (where reporters run) and the CLI (where the leak scan
  * runs) never see the secrets workers learn (the embedded server's generated secrets, issued tokens). Workers
  * hand over SHA-256 digests of every spelling of every secret instead; a digest is not a secret, so it may
- * travel through stdout and sit in a report folder. The receiving side hashes each token-shaped substring of
- * the same length and compares: a match is a secret, located without the secret ever being known.
+ * travel through stdout and sit in a report folder. With each digest goes a 32-bit fingerprint of the
+ * spelling's first (up to) 12 characters: the receiving side rolls that fingerprint over every position of a
+ * text and hashes the candidate substring only where it matches, so a secret is found wherever it stands,
+ * whatever its length and alphabet (no token-character runs, no length limit), in time linear in the text.
+ * The fingerprint is 32 bits of at most 12 characters: it cannot give back the secret.
  *
  * Channel: a worker writes one stdout chunk `DIGEST_MARKER <json>\n` (Playwright forwards a worker's stdout
  * in order with its step events, so the digest arrives before any report event that could carry the secret).
@@ -13,31 +16,39 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { MIN_SPELLING_LENGTH, spellingsOf } from '../http/spellings.js';
+
+export { spellingsOf };
 
 export const DIGEST_MARKER = '##ftf-secret-digests ';
 /** Name of the digests file in the reports folder (playwright.config.ts passes the same to the reporter). */
 export const DIGESTS_FILE = 'secret-digests.json';
-/** Below this a "secret" would match ordinary words (same floor as the Redactor's MIN_SECRET_LENGTH). */
-const MIN_LENGTH = 6;
+/** Below this a "secret" would match ordinary words (the Redactor's floor too). */
+const MIN_LENGTH = MIN_SPELLING_LENGTH;
+/** The fingerprint covers the first FINGERPRINT_CHARS characters of a spelling (all of a shorter one). */
+const FINGERPRINT_CHARS = 12;
 
 export interface SecretDigest {
   /** Length of the spelling in UTF-16 code units (what the scanner slides over). */
   n: number;
   /** SHA-256 hex of the spelling. */
   d: string;
+  /** Rolling-hash fingerprint (int32) of the first min(n, 12) characters: where to hash a candidate. */
+  p: number;
 }
 
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+const BASE = 0x01000193;
 
-/** Every spelling a report could hold: raw, URL/form-encoded, JSON-escaped, base64. */
-export function spellingsOf(value: string): string[] {
-  const forms = [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1)];
-  forms.push(Buffer.from(value, 'utf8').toString('base64'), Buffer.from(value, 'utf8').toString('base64url'));
-  return [...new Set(forms)].filter((f) => f.length >= MIN_LENGTH);
+/** The fingerprint of text[at, at + w): a polynomial hash mod 2^32, rollable one character at a time. */
+function fingerprint(text: string, at: number, w: number): number {
+  let h = 0;
+  for (let k = 0; k < w; k++) h = (Math.imul(h, BASE) + text.charCodeAt(at + k)) | 0;
+  return h;
 }
 
 export function digestsOf(spellings: Iterable<string>): SecretDigest[] {
-  return [...new Set(spellings)].filter((s) => s.length >= MIN_LENGTH).map((s) => ({ n: s.length, d: sha256(s) }));
+  return [...new Set(spellings)].filter((s) => s.length >= MIN_LENGTH).map((s) => ({ n: s.length, d: sha256(s), p: fingerprint(s, 0, Math.min(s.length, FINGERPRINT_CHARS)) }));
 }
 
 /** The stdout chunk a worker writes to announce digests (empty list: nothing to write). */
@@ -68,31 +79,35 @@ export function takeAnnouncements(chunk: string): { digests: SecretDigest[]; res
 }
 
 function isDigest(x: unknown): x is SecretDigest {
-  return typeof x === 'object' && x !== null && typeof (x as SecretDigest).n === 'number' && typeof (x as SecretDigest).d === 'string' && /^[0-9a-f]{64}$/.test((x as SecretDigest).d);
-}
-
-/** Characters a token is made of; a secret occurrence starts and ends at a change from/to something else. */
-const TOKEN_CHAR = /[A-Za-z0-9_\-.~+/=%]/;
-/** TOKEN_CHAR plus the backslash of a JSON-escaped spelling, as a lookup table over ASCII. */
-const RUN_TABLE = new Uint8Array(128).map((_, c) => (TOKEN_CHAR.test(String.fromCharCode(c)) || c === 0x5c ? 1 : 0));
-/** A spelling may end before anything but a letter, digit or underscore (or before %, an encoded separator). */
-function isEndCode(c: number): boolean {
-  return !((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
+  const y = x as SecretDigest;
+  return typeof x === 'object' && x !== null && Number.isInteger(y.n) && Number.isInteger(y.p) && typeof y.d === 'string' && /^[0-9a-f]{64}$/.test(y.d);
 }
 
 export class DigestSet {
-  private readonly byLength = new Map<number, Set<string>>();
+  /** By fingerprint width (6..12), by fingerprint: the spellings' lengths and digests. */
+  private readonly byWidth = new Map<number, Map<number, Array<{ n: number; d: string }>>>();
+  /** By fingerprint width: a bitmap of the fingerprints' top 21 bits (most positions end at one bit test). */
+  private readonly bitmaps = new Map<number, Int32Array>();
+  private readonly all = new Map<string, SecretDigest>();
 
   constructor(digests: Iterable<SecretDigest> = []) {
     this.add(digests);
   }
 
   add(digests: Iterable<SecretDigest>): void {
-    for (const { n, d } of digests) {
-      if (n < MIN_LENGTH) continue;
-      let set = this.byLength.get(n);
-      if (!set) this.byLength.set(n, (set = new Set()));
-      set.add(d);
+    for (const x of digests) {
+      if (x.n < MIN_LENGTH || this.all.has(x.d)) continue;
+      this.all.set(x.d, { n: x.n, d: x.d, p: x.p });
+      const w = Math.min(x.n, FINGERPRINT_CHARS);
+      let byPrint = this.byWidth.get(w);
+      if (!byPrint) this.byWidth.set(w, (byPrint = new Map()));
+      let bits = this.bitmaps.get(w);
+      if (!bits) this.bitmaps.set(w, (bits = new Int32Array(1 << 16)));
+      const slot = x.p >>> 11;
+      bits[slot >>> 5] = (bits[slot >>> 5] as number) | (1 << (slot & 31));
+      let list = byPrint.get(x.p);
+      if (!list) byPrint.set(x.p, (list = []));
+      list.push({ n: x.n, d: x.d });
     }
   }
 
@@ -102,68 +117,45 @@ export class DigestSet {
   }
 
   get size(): number {
-    let n = 0;
-    for (const s of this.byLength.values()) n += s.size;
-    return n;
+    return this.all.size;
   }
 
   toJSON(): SecretDigest[] {
-    return [...this.byLength].flatMap(([n, set]) => [...set].map((d) => ({ n, d })));
+    return [...this.all.values()];
   }
 
   /**
-   * Ranges [start, end) of secret spellings in `text`. Candidates start where a token starts or inside a
-   * token after a separator ('=', ':', '/', '.', '%'), so `code=SECRET&…` and `Basic SECRET` are both seen.
+   * Ranges [start, end) of secret spellings in `text`, merged where they overlap, wherever they stand: the
+   * fingerprint is rolled over every position (one pass per fingerprint width) and a candidate is hashed only
+   * where it matches. Linear in the text (plus the candidates' lengths, only where a fingerprint matched).
    */
   find(text: string): Array<[number, number]> {
-    if (this.byLength.size === 0 || text.length < MIN_LENGTH) return [];
-    const len = text.length;
-    const lengths = [...this.byLength.keys()];
-    const minLen = Math.min(...lengths);
-    const maxLen = Math.max(...lengths);
-    // run[i]: token characters starting at i (a spelling never spans a space, quote or bracket).
-    // nextEnd[k]: the first position >= k where a spelling may end (isEnd).
-    const run = new Int32Array(len + 1);
-    const nextEnd = new Int32Array(len + 2);
-    nextEnd[len] = len;
-    nextEnd[len + 1] = len + 1;
-    for (let k = len - 1; k >= 0; k--) {
-      const c = text.charCodeAt(k);
-      run[k] = c < 128 && RUN_TABLE[c] ? (run[k + 1] as number) + 1 : 0;
-      nextEnd[k] = isEndCode(c) ? k : (nextEnd[k + 1] as number);
-    }
+    if (this.all.size === 0 || text.length < MIN_LENGTH) return [];
     const hits: Array<[number, number]> = [];
-    // Run by run: candidates start where a run starts or right after a separator inside it.
-    let i = 0;
-    while (i < len) {
-      const r = run[i] as number;
-      if (r === 0) {
-        i++;
-        continue;
+    const len = text.length;
+    for (const [w, byPrint] of this.byWidth) {
+      if (len < w) continue;
+      let out = 1;
+      for (let k = 1; k < w; k++) out = Math.imul(out, BASE);
+      const bits = this.bitmaps.get(w) as Int32Array;
+      let h = fingerprint(text, 0, w);
+      for (let i = 0; ; i++) {
+        const slot = h >>> 11;
+        const candidates = (bits[slot >>> 5] as number) & (1 << (slot & 31)) ? byPrint.get(h) : undefined;
+        if (candidates) for (const c of candidates) if (i + c.n <= len && sha256(text.slice(i, i + c.n)) === c.d) hits.push([i, i + c.n]);
+        if (i + w >= len) break;
+        h = (Math.imul((h - Math.imul(text.charCodeAt(i), out)) | 0, BASE) + text.charCodeAt(i + w)) | 0;
       }
-      const runEnd = i + r;
-      // A run of token characters longer than MAX_RUN is a blob (base64 data, bundled code): the leak scan
-      // decodes blobs and searches the decoded text; a spelling inside raw blob text is not delimited anyway.
-      if (r >= minLen && r <= MAX_RUN) {
-        let j = i;
-        while (j <= runEnd - minLen) {
-          let matched = 0;
-          if (j === i || START_AFTER[text.charCodeAt(j - 1)] === 1) {
-            const limit = Math.min(runEnd - j, maxLen);
-            for (let e = nextEnd[j + minLen] as number; e - j <= limit; e = nextEnd[e + 1] as number) {
-              const set = this.byLength.get(e - j);
-              if (set?.has(sha256(text.slice(j, e)))) matched = e - j;
-            }
-          }
-          if (matched) {
-            hits.push([j, j + matched]);
-            j += matched;
-          } else j++;
-        }
-      }
-      i = runEnd;
     }
-    return hits;
+    if (hits.length < 2) return hits;
+    hits.sort((a, b) => a[0] - b[0]);
+    const merged: Array<[number, number]> = [hits[0] as [number, number]];
+    for (const [a, b] of hits.slice(1)) {
+      const top = merged[merged.length - 1] as [number, number];
+      if (a < top[1]) top[1] = Math.max(top[1], b);
+      else merged.push([a, b]);
+    }
+    return merged;
   }
 
   redact(text: string, label = '[REDACTED]'): string {
@@ -178,10 +170,6 @@ export class DigestSet {
     return out + text.slice(last);
   }
 }
-
-const MAX_RUN = 8192;
-/** Inside a run, a spelling may start right after one of these (`code=SECRET`, `a/SECRET`, a JSON escape). */
-const START_AFTER = new Uint8Array(128).map((_, c) => ('=:/.%+~\\'.includes(String.fromCharCode(c)) ? 1 : 0));
 
 /** Reads a digests file written by the redacting reporter (missing file: empty set). */
 export function readDigestFile(file: string): DigestSet {

@@ -1,30 +1,58 @@
 /**
  * Secrets recognised by where they stand, not by value: a credential after an Authorization / X-API-Key
- * header name (Playwright's call log prints request headers), and the value of a token field in JSON
- * (escaped or not), a form body or a query string. These need no knowledge of the run's secrets, so they
- * also catch a token the harness never saw (a target's own, a second token in a redirect).
+ * header name (Playwright's call log prints request headers), any `Bearer <credential>`, and the value of a
+ * token field in JSON (escaped or not), a form body or a query string. These need no knowledge of the run's
+ * secrets, so they also catch a token the harness never saw (a target's own, a second token in a redirect),
+ * a token shorter than the redactor's MIN_SECRET_LENGTH and one of any alphabet (Laravel Sanctum's
+ * `7|<40 chars>`). The Redactor (workers), the redacting reporter and the leak scan use these same rules, so
+ * whatever the scan recognises, the redaction removed.
+ *
+ * What counts as the credential: after a header name or `Bearer`, everything up to whitespace, a quote, a
+ * backslash or `<`/`>`; in plain JSON, the whole string value (escapes included); in a form, query or
+ * escaped JSON, everything up to `&`, `#`, `,`, `;`, a closing bracket, whitespace, a quote or a backslash
+(and not a bare `null`/`true`/`false`). Not a credential: an already
+ * redacted value (`[REDACTED…`), and after a standalone `Bearer` a lowercase word of prose ("the Bearer
+ * scheme", `Bearer realm="…"`): a standalone all-lowercase token of up to 16 letters is only redacted where a
+ * header name or a token field anchors it.
  */
 
 const SCHEMES = 'Bearer|Basic|Digest|Token|Negotiate|DPoP|MAC|ApiKey';
-/** A credential: token characters only, long enough not to be a word, never an already redacted value. */
-const CREDENTIAL = '[A-Za-z0-9._~+/=%-]{6,}';
+/** Not a credential: what redaction leaves behind (raw, URL-encoded, HTML-escaped), or a `<placeholder>`. */
+const NOT_REDACTED = '(?!\\[REDACTED|%5BREDACTED|&#91;REDACTED|\\\\u005bREDACTED)';
+/** A header credential: up to whitespace, a quote, a backslash or an angle bracket. */
+const HEADER_VALUE = `${NOT_REDACTED}[^\\s"'\\\\<>]+`;
+/** A field value in a form, query or escaped JSON: also ends at & # , ; ) ] }, and is never a bare JSON literal. */
+const FIELD_VALUE = `${NOT_REDACTED}(?!(?:null|true|false)(?![^\\s,;)\\]}]))[^\\s"'\\\\<>&#,;)\\]}]+`;
+const TOKEN_FIELDS = 'access_token|refresh_token|id_token|client_secret|code_verifier|api_key|password';
 
 const PATTERNS: RegExp[] = [
-  // authorization: Bearer X  |  "authorization": "Basic X"  |  authorization=Bearer%20X
-  new RegExp(`(\\b(?:proxy-)?authorization\\\\*["']?\\s*(?:[:=]|%3A|%3D)\\s*\\\\*["']?\\s*(?:${SCHEMES})(?:\\s+|%20|\\+))(${CREDENTIAL})`, 'gi'),
+  // authorization: Bearer X  |  "authorization": "Basic X"  |  authorization=Bearer%20X  (any length, any alphabet)
+  new RegExp(`(\\b(?:proxy-)?authorization\\\\*["']?\\s*(?:[:=]|%3A|%3D)\\s*\\\\*["']?\\s*(?:${SCHEMES})(?:[ \\t]+|%20|\\+))(${HEADER_VALUE})`, 'gi'),
   // an Authorization value without a scheme: only a long opaque value counts
-  new RegExp(`(\\b(?:proxy-)?authorization\\\\*["']?\\s*[:=]\\s*\\\\*["']?\\s*)(?!(?:${SCHEMES})\\b)([A-Za-z0-9._~+/=-]{20,})`, 'gi'),
-  new RegExp(`(\\bx-api-key\\\\*["']?\\s*(?:[:=]|%3A|%3D)\\s*\\\\*["']?\\s*)(${CREDENTIAL})`, 'gi'),
-  // "access_token":"X"  |  \"refresh_token\":\"X\"  |  client_secret=X  |  code_verifier%3DX
-  new RegExp(`(\\b(?:access_token|refresh_token|id_token|client_secret|code_verifier|api_key|password)\\\\*["']?\\s*(?:[:=]|%3A|%3D)\\s*\\\\*["']?)(${CREDENTIAL})`, 'gi'),
+  new RegExp(`(\\b(?:proxy-)?authorization\\\\*["']?\\s*[:=]\\s*\\\\*["']?\\s*)(?!(?:${SCHEMES})\\b)(${NOT_REDACTED}[A-Za-z0-9._~+/=|-]{20,})`, 'gi'),
+  new RegExp(`(\\bx-api-key\\\\*["']?\\s*(?:[:=]|%3A|%3D)\\s*\\\\*["']?\\s*)(${HEADER_VALUE})`, 'gi'),
+  // Bearer X anywhere (a HAR header value, a message): not a lowercase word of prose
+  new RegExp(`(\\bBearer(?:[ \\t]+|%20))(?![a-z]{1,16}(?:[\\s.,;:!?)=]|$))(${HEADER_VALUE})`, 'g'),
+  // "access_token": "X"  (plain JSON: the whole string value, escapes included)
+  new RegExp(`("(?:${TOKEN_FIELDS})"\\s*:\\s*")(${NOT_REDACTED}(?:[^"\\\\\\n]|\\\\.)+)(?=")`, 'gi'),
+  // \"refresh_token\":\"X  |  client_secret=X  |  code_verifier%3DX  |  'password': 'X'
+  new RegExp(`(\\b(?:${TOKEN_FIELDS})(?:\\\\*["'])?\\s*(?:[:=]|%3A|%3D)\\s*(?:\\\\*["'])?)(${FIELD_VALUE})`, 'gi'),
   // ?code=X / &code=X (an authorization code in a redirect or token request; `code` alone is too common)
-  new RegExp(`([?&](?:code|state_token)=)(${CREDENTIAL})`, 'g'),
+  new RegExp(`([?&](?:code|state_token)=)(${FIELD_VALUE})`, 'g'),
 ];
+
+/** Cheap test before the patterns: none of them can match without one of these words. */
+const HINT = /authorization|x-api-key|bearer|_token|client_secret|code_verifier|api_key|password|code=/i;
 
 export const STRUCTURAL_MARK = '[REDACTED]';
 
+export function mayHoldStructural(text: string): boolean {
+  return HINT.test(text);
+}
+
 /** Replaces every structurally recognised credential with [REDACTED] (already redacted values stay). */
 export function redactStructural(text: string): string {
+  if (!mayHoldStructural(text)) return text;
   let out = text;
   for (const p of PATTERNS) out = out.replace(p, (_m, head: string) => `${head}${STRUCTURAL_MARK}`);
   return out;
@@ -32,13 +60,14 @@ export function redactStructural(text: string): string {
 
 /** Does the text hold a structurally recognised credential that is not redacted? Returns the field's kind. */
 export function findStructural(text: string): string | undefined {
+  if (!mayHoldStructural(text)) return undefined;
   for (const p of PATTERNS) {
     p.lastIndex = 0;
     for (const m of text.matchAll(p)) {
       const value = m[2] ?? '';
-      // Redaction leaves "[REDACTED…]"; a template placeholder or ellipsis is not a credential.
-      if (/^\.+$|^%5B|REDACTED/i.test(value)) continue;
-      return (m[1] ?? '').replace(/[^A-Za-z_-].*$/s, '').toLowerCase() || 'credential';
+      // A template placeholder or an ellipsis is not a credential.
+      if (/^\.+$/.test(value)) continue;
+      return (m[1] ?? '').replace(/^[^A-Za-z]+/, '').replace(/[^A-Za-z_-].*$/s, '').toLowerCase() || 'credential';
     }
   }
   return undefined;
