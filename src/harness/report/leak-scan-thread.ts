@@ -20,7 +20,8 @@ parentPort?.on('message', (request: ScanRequest) => {
     const { files, digests, ...options } = request;
     reply = { hits: scanForLeaks(files, { ...options, digests: new DigestSet(digests) }) };
   } catch (e) {
-    reply = { error: e instanceof Error ? e.message : String(e) };
+    // The kind of failure only: no message text crosses (the caller scans the files itself instead).
+    reply = { error: e instanceof Error ? `${e.name}${(e as { code?: unknown }).code ? ` ${String((e as { code?: unknown }).code)}` : ''}` : 'scan failed' };
   }
   parentPort?.postMessage(reply);
 });

@@ -3,12 +3,15 @@
  * the certificate bundle). A file leaks when it holds a known secret in any spelling (raw, URL/form-encoded,
  * JSON-escaped, base64: matched by digest, secret-digests.ts) or a structurally recognised credential that
  * is not redacted (structural-redaction.ts), directly or inside a base64 blob (Allure and Playwright embed
- * data that way). Hits name the file and the kind, never the value.
+ * data that way). Hits name the file and the kind, never the value. Every file is searched whole, whatever
+ * the length of a secret or of a run of token characters (secret-digests.ts). Files with a hit are
+ * quarantined (quarantine.ts) before FTF_E_SECRET_LEAK is thrown.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
 import { DIGESTS_FILE, readDigestFile, type DigestSet } from './secret-digests.js';
+import { quarantine } from './quarantine.js';
 import { findStructural } from './structural-redaction.js';
 import { isZip, zipEntries } from './zip-text.js';
 
@@ -20,7 +23,7 @@ export interface LeakHit {
 export interface LeakScanOptions {
   /** Digests announced by the workers (reports/secret-digests.json) and/or added from known values. */
   digests: DigestSet;
-  /** Files above this size are scanned in their first part only (default 256 MiB: reports are far smaller). */
+  /** Files above this size are scanned in parts of this size, overlapping by the longest spelling (default 256 MiB). */
   maxBytes?: number;
 }
 
@@ -77,22 +80,40 @@ export function scanForLeaks(files: string[], options: LeakScanOptions): LeakHit
   const max = options.maxBytes ?? 256 * 1024 * 1024;
   for (const file of files) {
     const buf = readFileSync(file);
-    const kind = isZip(buf) ? leakInZip(buf, options.digests) : leakIn(buf.subarray(0, max).toString('utf8'), options.digests);
+    const kind = isZip(buf) ? leakInZip(buf, options.digests) : leakInParts(buf, max, options.digests);
     if (kind) hits.push({ file, kind });
   }
   return hits;
 }
 
-/** Throws FTF_E_SECRET_LEAK naming the files (never the secret): a leak is a harness bug (exit 3). */
+/** A large file part by part: consecutive parts overlap by more than any spelling (4 bytes a character) or structural match. */
+function leakInParts(buf: Buffer, size: number, digests: DigestSet): string | undefined {
+  if (buf.length <= size) return leakIn(buf.toString('utf8'), digests);
+  const overlap = 4 * digests.longest + 64 * 1024;
+  const step = Math.max(size - overlap, 1024 * 1024);
+  for (let at = 0; at < buf.length; at += step) {
+    const kind = leakIn(buf.subarray(at, at + step + overlap).toString('utf8'), digests);
+    if (kind) return kind;
+  }
+  return undefined;
+}
+
+/**
+ * Throws FTF_E_SECRET_LEAK naming the files (never the secret): a leak is a harness bug (exit 3). The leaking
+ * files are first moved out of the reports (quarantine.ts), so no later step (a CI upload) publishes them.
+ */
 export function assertNoLeaks(files: string[], options: LeakScanOptions): void {
   throwOnHits(scanForLeaks(files, options));
 }
 
 function throwOnHits(hits: LeakHit[]): void {
   if (hits.length === 0) return;
+  const moved = quarantine(hits.map((h) => h.file));
   const list = hits.slice(0, 10).map((h) => `${h.file} (${h.kind})`).join(', ');
-  throw new FtfError('FTF_E_SECRET_LEAK', `${hits.length} report file(s) hold a secret: ${list}${hits.length > 10 ? ', …' : ''}`, {
-    hint: 'a harness bug: the redaction boundary missed it (docs/robustness.md); do not publish these folders',
+  const where = moved.folder ? `moved to ${moved.folder} (private to this user)` : 'deleted';
+  const stuck = moved.stuck.length ? `; ${moved.stuck.length} could be neither moved nor deleted: ${moved.stuck.slice(0, 5).join(', ')}` : '';
+  throw new FtfError('FTF_E_SECRET_LEAK', `${hits.length} report file(s) held a secret, ${where}${stuck}: ${list}${hits.length > 10 ? ', …' : ''}`, {
+    hint: 'a harness bug: the redaction boundary missed it (docs/robustness.md); the other reports are clean, the moved files are evidence for the bug report',
   });
 }
 

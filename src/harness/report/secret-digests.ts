@@ -120,6 +120,13 @@ export class DigestSet {
     return this.all.size;
   }
 
+  /** Length of the longest spelling (characters). */
+  get longest(): number {
+    let max = 0;
+    for (const x of this.all.values()) if (x.n > max) max = x.n;
+    return max;
+  }
+
   toJSON(): SecretDigest[] {
     return [...this.all.values()];
   }

@@ -8,17 +8,21 @@
  * whatever the scan recognises, the redaction removed.
  *
  * What counts as the credential: after a header name or `Bearer`, everything up to whitespace, a quote, a
- * backslash or `<`/`>`; in plain JSON, the whole string value (escapes included); in a form, query or
- * escaped JSON, everything up to `&`, `#`, `,`, `;`, a closing bracket, whitespace, a quote or a backslash
-(and not a bare `null`/`true`/`false`). Not a credential: an already
+ * backslash or `<`/`>`; in plain JSON, the whole string value (escapes included); in a form or query (the
+ * key after `?`, `&`, `%26`, whitespace or a quote) or in escaped JSON (quoted key and value), everything up to `&`, `#`, `,`, `;`, a closing bracket, whitespace, a quote or a backslash
+(and not a bare `null`/`true`/`false`); an unquoted `key: value` of a log line counts from 6 token
+ * characters (minified code like `{password:e}` is not a credential). Not a credential: an already
  * redacted value (`[REDACTED…`), and after a standalone `Bearer` a lowercase word of prose ("the Bearer
  * scheme", `Bearer realm="…"`): a standalone all-lowercase token of up to 16 letters is only redacted where a
  * header name or a token field anchors it.
  */
 
 const SCHEMES = 'Bearer|Basic|Digest|Token|Negotiate|DPoP|MAC|ApiKey';
-/** Not a credential: what redaction leaves behind (raw, URL-encoded, HTML-escaped), or a `<placeholder>`. */
-const NOT_REDACTED = '(?!\\[REDACTED|%5BREDACTED|&#91;REDACTED|\\\\u005bREDACTED)';
+/**
+ * Not a credential: what redaction leaves behind (raw, URL-encoded, HTML-escaped), or the environment
+ * variable reference a curl line puts in a secret's place (`${FTF_CLIENT_SECRET}`, `$FTF_ACCESS_TOKEN`).
+ */
+const NOT_REDACTED = '(?!\\[REDACTED|%5BREDACTED|&#91;REDACTED|\\\\u005bREDACTED|\\$\\{?[A-Z_][A-Z0-9_]*\\}?(?![^\\s"\'\\\\<>&#,;)\\]}]))';
 /** A header credential: up to whitespace, a quote, a backslash or an angle bracket. */
 const HEADER_VALUE = `${NOT_REDACTED}[^\\s"'\\\\<>]+`;
 /** A field value in a form, query or escaped JSON: also ends at & # , ; ) ] }, and is never a bare JSON literal. */
@@ -32,11 +36,15 @@ const PATTERNS: RegExp[] = [
   new RegExp(`(\\b(?:proxy-)?authorization\\\\*["']?\\s*[:=]\\s*\\\\*["']?\\s*)(?!(?:${SCHEMES})\\b)(${NOT_REDACTED}[A-Za-z0-9._~+/=|-]{20,})`, 'gi'),
   new RegExp(`(\\bx-api-key\\\\*["']?\\s*(?:[:=]|%3A|%3D)\\s*\\\\*["']?\\s*)(${HEADER_VALUE})`, 'gi'),
   // Bearer X anywhere (a HAR header value, a message): not a lowercase word of prose
-  new RegExp(`(\\bBearer(?:[ \\t]+|%20))(?![a-z]{1,16}(?:[\\s.,;:!?)=]|$))(${HEADER_VALUE})`, 'g'),
-  // "access_token": "X"  (plain JSON: the whole string value, escapes included)
+  new RegExp(`(\\bBearer(?:[ \\t]+|%20))(?![a-z]{1,16}[.,;:!?)=\\]}]*(?![^\\s"'\\\\<>]))(${HEADER_VALUE})`, 'g'),
+  // "access_token": "X"  (plain JSON: the whole string value, escapes included; any length)
   new RegExp(`("(?:${TOKEN_FIELDS})"\\s*:\\s*")(${NOT_REDACTED}(?:[^"\\\\\\n]|\\\\.)+)(?=")`, 'gi'),
-  // \"refresh_token\":\"X  |  client_secret=X  |  code_verifier%3DX  |  'password': 'X'
-  new RegExp(`(\\b(?:${TOKEN_FIELDS})(?:\\\\*["'])?\\s*(?:[:=]|%3A|%3D)\\s*(?:\\\\*["'])?)(${FIELD_VALUE})`, 'gi'),
+  // \"refresh_token\":\"X  |  'password': 'X'  (escaped JSON, quoted keys and values; any length)
+  new RegExp(`((?:\\\\+"|')(?:${TOKEN_FIELDS})(?:\\\\+"|')\\s*:\\s*(?:\\\\+"|'))(${FIELD_VALUE})`, 'gi'),
+  // client_secret=X  |  &refresh_token=X  |  code_verifier%3DX  (a form or query: any length)
+  new RegExp(`((?:^|[?&\\s"';]|%26|%3F)(?:${TOKEN_FIELDS})(?:=|%3D))(${FIELD_VALUE})`, 'gim'),
+  // password: X  (unquoted, a log or prose line: 6+ token characters, so minified code such as {password:e} is not one)
+  new RegExp(`(\\b(?:${TOKEN_FIELDS})\\s*[:=]\\s*)(${NOT_REDACTED}[A-Za-z0-9._~+/=%|-]{6,})`, 'gi'),
   // ?code=X / &code=X (an authorization code in a redirect or token request; `code` alone is too common)
   new RegExp(`([?&](?:code|state_token)=)(${FIELD_VALUE})`, 'g'),
 ];
