@@ -23,6 +23,7 @@ import type { ReporterDescription } from '@playwright/test';
 import type { FullConfig, FullResult, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { DigestSet, readDigestFile, takeAnnouncements } from './secret-digests.js';
 import { redactStructural } from './structural-redaction.js';
+import { terminalSafe } from './terminal-text.js';
 import { locateAtScenario } from './scenario-location.js';
 import { OUTCOME_ANNOTATION, redactOutcomeDescription } from './outcome.js';
 
@@ -134,13 +135,13 @@ export default class RedactingReporter implements ReporterV2 {
       this.digests.add(digests);
       this.saveDigests();
     }
-    const clean = this.redact(rest);
+    const clean = this.printable(rest);
     replaceChunk(result?.stdout, chunk, clean);
     if (clean !== '') this.each((r) => r.onStdOut?.(clean, test, result));
   }
 
   onStdErr(chunk: string | Buffer, test?: TestCase, result?: TestResult): void {
-    const clean = this.redact(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+    const clean = this.printable(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     replaceChunk(result?.stderr, chunk, clean);
     this.each((r) => r.onStdErr?.(clean, test, result));
   }
@@ -189,9 +190,21 @@ export default class RedactingReporter implements ReporterV2 {
     return true;
   }
 
-  /** The redaction every payload goes through (exported for the self-tests through `redactReportText`). */
+  /**
+   * The redaction every payload goes through (exported for the self-tests through `redactReportText`). If it
+   * fails, the text is withheld: an error here must never forward what it was redacting.
+   */
   redact(text: string): string {
-    return redactStructural(this.digests.redact(text));
+    try {
+      return redactStructural(this.digests.redact(text));
+    } catch {
+      return '[REDACTED:REDACTION_FAILED]';
+    }
+  }
+
+  /** Redacted, and safe for a terminal (terminal-text.ts): what a printing reporter may show. */
+  private printable(text: string): string {
+    return terminalSafe(this.redact(text));
   }
 
   private redactResult(test: TestCase, result: TestResult): void {
@@ -200,8 +213,8 @@ export default class RedactingReporter implements ReporterV2 {
     for (const a of result.attachments) this.redactAttachment(a);
     for (const s of result.steps) this.redactStep(s, true);
     for (const a of [...result.annotations, ...test.annotations]) if (a.description) a.description = this.redactAnnotation(a.type, a.description);
-    result.stdout.splice(0, result.stdout.length, ...result.stdout.map((c) => this.redact(typeof c === 'string' ? c : c.toString('utf8'))));
-    result.stderr.splice(0, result.stderr.length, ...result.stderr.map((c) => this.redact(typeof c === 'string' ? c : c.toString('utf8'))));
+    result.stdout.splice(0, result.stdout.length, ...result.stdout.map((c) => this.printable(typeof c === 'string' ? c : c.toString('utf8'))));
+    result.stderr.splice(0, result.stderr.length, ...result.stderr.map((c) => this.printable(typeof c === 'string' ? c : c.toString('utf8'))));
   }
 
   /**
@@ -212,12 +225,12 @@ export default class RedactingReporter implements ReporterV2 {
   private redactAnnotation(type: string, description: string): string {
     if (type === OUTCOME_ANNOTATION) return redactOutcomeDescription(description, (text) => this.redact(text));
     if (type === 'clause' && CLAUSE_ID.test(description)) return description;
-    return this.redact(description);
+    return this.printable(description);
   }
 
   private redactStep(step: TestStep, deep: boolean): void {
     const mutable = step as { title: string };
-    mutable.title = this.redact(step.title);
+    mutable.title = this.printable(step.title);
     if (step.error) this.redactError(step.error);
     for (const a of step.attachments ?? []) this.redactAttachment(a);
     if (deep) for (const s of step.steps) this.redactStep(s, true);
@@ -225,9 +238,9 @@ export default class RedactingReporter implements ReporterV2 {
 
   private redactError(error: TestError, depth = 0): void {
     if (depth > 4) return;
-    if (error.message !== undefined) error.message = this.redact(error.message);
-    if (error.stack !== undefined) error.stack = this.redact(error.stack);
-    if (error.value !== undefined) error.value = this.redact(error.value);
+    if (error.message !== undefined) error.message = this.printable(error.message);
+    if (error.stack !== undefined) error.stack = this.printable(error.stack);
+    if (error.value !== undefined) error.value = this.printable(error.value);
     if (error.snippet !== undefined) error.snippet = this.redact(error.snippet);
     if (error.cause) this.redactError(error.cause, depth + 1);
   }

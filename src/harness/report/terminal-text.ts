@@ -1,8 +1,9 @@
 /**
  * Text from a target (response bodies, headers, error excerpts) made safe for a terminal: every control
  * character but newline and tab (C0 including ESC, BEL, NUL and CR; DEL; C1 including CSI and OSC) is shown
- * as a visible escape (`\x1b`, `\x07`, `\x00`, `\u009b`), so no escape sequence (colours, cursor moves, a
- * window title, an OSC 8 hyperlink) reaches the terminal raw, and the reader still sees what the target sent.
+ * as a visible escape (`\x1b`, `\x07`, `\x00`, `\u009b`), so no escape sequence (cursor moves, a window
+ * title, an OSC 8 hyperlink) reaches the terminal raw, and the reader still sees what the target sent. Colour
+ * (SGR) sequences are dropped instead.
  *
  * Applied where text reaches a terminal, the same function in each process:
  * - the CLI's own stdout and stderr (guardTerminalStreams, installed by src/cli/main.ts: the CLI writes no
@@ -16,8 +17,12 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
+/** Colour and style (SGR) sequences: dropped, not shown (Playwright dims its call logs with them; a target's colours are no loss). */
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]{0,32}m/g;
+
 export function terminalSafe(text: string): string {
-  return CONTROL.test(text) ? text.replace(CONTROLS, escape) : text;
+  return CONTROL.test(text) ? text.replace(SGR, '').replace(CONTROLS, escape) : text;
 }
 
 function escape(c: string): string {
