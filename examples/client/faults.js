@@ -14,6 +14,7 @@ export const FAULTS = {
   'key-not-uuid': 'CL-IDEM-KEY',
   'token-per-request': 'CL-TOKEN-REUSE',
   'retry-refused-token': 'CL-401-RENEW',
+  'reuse-refresh-token': 'CL-REFRESH-ROTATED',
   'retry-403': 'CL-NO-RETRY-403',
   'tight-retry': 'CL-RETRY-BACKOFF',
   'poll-every-second': 'CL-POLL-INTERVAL',

@@ -1,6 +1,6 @@
 // A small FTF API client that keeps the duties the spec puts on clients (../../../shared/spec/client-clauses.yaml).
 // Plain JavaScript (ES modules) on undici: copy it, keep the parts you need. Every duty is marked with its CL-* id.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { URLSearchParams } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
@@ -33,20 +33,60 @@ export class FtfClient {
   }
 
   /** CL-TOKEN-ROOT, CL-TOKEN-REQUEST: POST {auth_url}/oauth/token, form-encoded, HTTP Basic. */
-  async fetchToken() {
+  async tokenRequest(form) {
     const root = this.faults.has('token-under-base-url') ? this.cfg.baseUrl : this.cfg.authUrl;
     const basic = Buffer.from(`${this.cfg.clientId}:${this.cfg.clientSecret}`).toString('base64');
     const res = await request(`${root}/oauth/token`, {
       method: 'POST',
       dispatcher: agent,
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials' }).toString(),
+      body: new URLSearchParams(form).toString(),
     });
     const body = await res.body.json().catch(() => ({}));
-    if (res.statusCode !== 200) throw new Error(`token request answered ${res.statusCode}`);
+    if (res.statusCode !== 200) throw new Error(`token request (${form.grant_type}) answered ${res.statusCode}: ${body.error ?? ''}`);
+    return body;
+  }
+
+  /** Client Credentials: no refresh token, a new exchange with the same credentials. */
+  async fetchToken() {
+    if (this.refreshToken !== undefined) return this.refresh();
+    const body = await this.tokenRequest({ grant_type: 'client_credentials' });
+    this.keep(body);
+    return this.token;
+  }
+
+  keep(body) {
     this.token = body.access_token;
     // CL-TOKEN-REFRESH-BEFORE-EXPIRY: renew once three quarters of expires_in have passed.
     this.renewAt = Date.now() + Number(body.expires_in) * 750;
+    // CL-REFRESH-ROTATED: the rotated refresh token replaces the old one.
+    if (body.refresh_token && !this.faults.has('reuse-refresh-token')) this.refreshToken = body.refresh_token;
+    else if (body.refresh_token && this.refreshToken === undefined) this.refreshToken = body.refresh_token;
+  }
+
+  /**
+   * Code Authorisation with PKCE (CL-CODE-EXCHANGE): consent (this sandbox consents at once to prompt=none with
+   * login_hint), then the exchange with the same redirect_uri and the verifier of the challenge.
+   */
+  async authorizeWithCode(user, redirectUri) {
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const url = new URL(`${this.cfg.authUrl}/oauth/authorize`);
+    const params = { response_type: 'code', client_id: this.cfg.clientId, redirect_uri: redirectUri, state: randomUUID(), code_challenge: challenge, code_challenge_method: 'S256', prompt: 'none', login_hint: user };
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    const res = await request(url, { method: 'GET', dispatcher: agent });
+    await res.body.dump();
+    const location = new URL(String(res.headers.location ?? ''), redirectUri);
+    const code = location.searchParams.get('code');
+    if (!code) throw new Error(`authorize answered ${res.statusCode} ${location.searchParams.get('error') ?? ''}`);
+    const body = await this.tokenRequest({ grant_type: 'authorization_code', client_id: this.cfg.clientId, code, redirect_uri: redirectUri, code_verifier: verifier });
+    this.keep(body);
+  }
+
+  /** refresh_token grant: a new access token and a new (rotated) refresh token. */
+  async refresh() {
+    const body = await this.tokenRequest({ grant_type: 'refresh_token', client_id: this.cfg.clientId, refresh_token: this.refreshToken });
+    this.keep(body);
     return this.token;
   }
 

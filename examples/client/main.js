@@ -24,6 +24,10 @@ const cfg = {
   entity: env('FTF_ENTITY_CODE'), forbidden: env('FTF_FORBIDDEN_ENTITY_CODE'), indication: env('FTF_INDICATION_CODE'),
   amount: Number(env('FTF_AMOUNT')), checkpoint: env('FTF_CHECKPOINT_NAME'), syncRuns: Number(env('FTF_SYNC_RUNS')),
   timeScale: Number(env('FTF_TIME_SCALE')),
+  code: {
+    clientId: env('FTF_CODE_CLIENT_ID'), clientSecret: env('FTF_CODE_CLIENT_SECRET'), user: env('FTF_CODE_USER'),
+    redirectUri: env('FTF_REDIRECT_URI'), refreshCycles: Number(env('FTF_REFRESH_CYCLES')),
+  },
 };
 const log = (msg) => console.log(`[client] ${msg}`);
 const api = new FtfClient(cfg, { backoff: BACKOFF[choices.backoff], faults, log });
@@ -130,12 +134,25 @@ async function syncRun(run) {
   }
 }
 
+/** Code Authorisation, then refresh cycles (CL-CODE-EXCHANGE, CL-REFRESH-ROTATED). */
+async function codeFlow() {
+  const user = new FtfClient({ ...cfg, clientId: cfg.code.clientId, clientSecret: cfg.code.clientSecret }, { backoff: BACKOFF[choices.backoff], faults, log });
+  await user.authorizeWithCode(cfg.code.user, cfg.code.redirectUri);
+  await user.call('GET', `/indication/${cfg.indication}`);
+  for (let cycle = 1; cycle <= cfg.code.refreshCycles; cycle++) {
+    await user.refresh();
+    const res = await user.call('GET', `/indication/${cfg.indication}`);
+    log(`code flow: refresh cycle ${cycle}, indication ${res.status}`);
+  }
+}
+
 async function main() {
   const uid = await subscribe();
   log(`subscribed: ${uid}`);
   log(`subscription ${uid}: ${await pollUntilIssued(uid)}`);
   await forbiddenEntity();
   for (let run = 1; run <= cfg.syncRuns; run++) await syncRun(run);
+  await codeFlow();
 }
 
 main().catch((err) => {

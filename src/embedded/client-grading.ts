@@ -11,6 +11,7 @@ import type { GradingChallenges, RawExchange } from '../reference/grading/types.
 import { ExchangeLabeller } from '../harness/client/label.js';
 import { clientEnv } from '../harness/client/plan.js';
 import type { ClientExchange, ClientPlan } from '../harness/client/types.js';
+import { FtfError } from '../shared/errors.js';
 
 export interface GradingServer {
   baseUrl: string;
@@ -55,14 +56,15 @@ export async function startGradingServer(plan: ClientPlan, options: GradingServe
   });
   labeller.addServerSecrets(sandbox.secrets);
   const clientSecret = sandbox.secrets.clients[plan.client.clientId];
-  if (clientSecret === undefined) {
+  const codeClientSecret = sandbox.secrets.clients[plan.client.codeClientId];
+  if (clientSecret === undefined || codeClientSecret === undefined) {
     await sandbox.close();
-    throw new Error(`plan ${plan.name}: the reference server has no client ${plan.client.clientId}`);
+    throw new FtfError('FTF_E_CLIENT_PLAN_INVALID', `plan ${plan.name}: the reference server has no client ${clientSecret === undefined ? plan.client.clientId : plan.client.codeClientId}`, { location: { file: plan.file } });
   }
   return {
     baseUrl: sandbox.baseUrl,
     authUrl: sandbox.authUrl,
-    clientEnv: clientEnv(plan, { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, clientSecret }, options.tasksFile),
+    clientEnv: clientEnv(plan, { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, clientSecret, codeClientSecret }, options.tasksFile),
     exchanges,
     secretValues: () => labeller.secretValues(),
     redact: (text) => labeller.redactor.redactText(text),

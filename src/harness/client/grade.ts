@@ -8,10 +8,7 @@ import { at } from './graders/util.js';
 import type { ClauseStatus, ClauseVerdict, ClientExchange, ClientPlan, ClientVerdicts } from './types.js';
 
 /** Clauses the grading server cannot make observable black-box, with the reason (docs/client-conformance.md). */
-export const NOT_JUDGEABLE: Readonly<Record<string, string>> = {
-  'CL-REFRESH-ROTATED': 'needs the Code Authorisation flow (user consent in a browser); the grading plans do not play it yet',
-  'CL-CODE-EXCHANGE': 'needs the Code Authorisation flow (user consent in a browser); the grading plans do not play it yet',
-};
+export const NOT_JUDGEABLE: Readonly<Record<string, string>> = {};
 
 /** One line per exchange, for evidence: `#12 t+3.021s POST /api/v1/subscribe key=… -> 200 (dropped: subscribe-response-lost)`. */
 export function describeExchange(e: ClientExchange): string {

@@ -68,6 +68,10 @@ export function loadPlan(nameOrFile: string): ClientPlan {
       currency: str(file, client, 'currency', 'client.currency'),
       checkpointName: str(file, client, 'checkpointName', 'client.checkpointName'),
       syncRuns: num(file, client, 'syncRuns', 'client.syncRuns'),
+      codeClientId: str(file, client, 'codeClientId', 'client.codeClientId'),
+      codeUser: str(file, client, 'codeUser', 'client.codeUser'),
+      redirectUri: str(file, client, 'redirectUri', 'client.redirectUri'),
+      refreshCycles: num(file, client, 'refreshCycles', 'client.refreshCycles'),
     },
     challenges: obj(file, raw, 'challenges'),
     tasks: tasks.map((t: Record<string, unknown>, i: number) => ({ id: str(file, t, 'id', `tasks[${i}].id`), text: str(file, t, 'text', `tasks[${i}].text`) })),
@@ -85,6 +89,7 @@ export interface PlanEndpoints {
   baseUrl: string;
   authUrl: string;
   clientSecret: string;
+  codeClientSecret: string;
 }
 
 /** The FTF_* variables a client under test reads (docs/client-conformance.md, "Variables"). */
@@ -106,6 +111,11 @@ export function clientEnv(plan: ClientPlan, at: PlanEndpoints, tasksFile?: strin
     FTF_SYNC_RUNS: String(c.syncRuns),
     FTF_TIME_SCALE: String(plan.timeScale),
     FTF_TOKEN_LIFETIME: String(plan.tokenLifetimeSeconds),
+    FTF_CODE_CLIENT_ID: c.codeClientId,
+    FTF_CODE_CLIENT_SECRET: at.codeClientSecret,
+    FTF_CODE_USER: c.codeUser,
+    FTF_REDIRECT_URI: c.redirectUri,
+    FTF_REFRESH_CYCLES: String(c.refreshCycles),
     ...(tasksFile ? { FTF_TASKS_FILE: tasksFile } : {}),
   };
 }

@@ -45,6 +45,11 @@ export interface PlanClient {
   currency: string;
   checkpointName: string;
   syncRuns: number;
+  /** Code Authorisation: the client, the consenting user, the redirect URI, how many refresh cycles. */
+  codeClientId: string;
+  codeUser: string;
+  redirectUri: string;
+  refreshCycles: number;
 }
 
 /** A test plan (fixtures/client-plans/<name>.yaml). */
