@@ -1,13 +1,17 @@
 /**
  * Transport over Playwright's APIRequestContext (inside the Playwright runner with FTF_TRANSPORT=playwright,
  * so the trace viewer sees the calls). Redirects are never followed; the timeout is Playwright's whole-request timeout. Playwright
- * buffers the body itself, so the size cap is enforced after the read (and up front from Content-Length).
+ * reads and inflates whole bodies with no bound of its own: playwright-body-bound.ts cuts a response whose
+ * Content-Length or streamed size is over the cap before Playwright holds it, and keeps the body encoded; the
+ * transport inflates it here under the same cap (bounded-decode.ts), as the undici transport bounds its reads.
  */
 import { performance } from 'node:perf_hooks';
 import type { APIRequestContext } from '@playwright/test';
 import { normaliseHeaders, parseBody } from './body.js';
 import { classifyCode, classifyMessage, DEFAULT_MAX_BODY_BYTES, transportError } from './errors.js';
 import { raceOverLanes } from './race-lanes.js';
+import { decodeBounded } from './bounded-decode.js';
+import { watchBody } from './playwright-body-bound.js';
 import type { HttpRequest, HttpResponse, Transport } from './types.js';
 import { FtfError } from '../../shared/errors.js';
 
@@ -16,6 +20,7 @@ export function createPlaywrightTransport(context: APIRequestContext): Transport
     async send(req: HttpRequest): Promise<HttpResponse> {
       const maxBytes = req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const started = performance.now();
+      const watch = watchBody(req.method, req.url, maxBytes);
       try {
         const res = await context.fetch(req.url, {
           method: req.method,
@@ -33,15 +38,20 @@ export function createPlaywrightTransport(context: APIRequestContext): Transport
           if (Number.isFinite(declared) && declared > maxBytes) {
             throw transportError('bodyTooLarge', req, `response body of ${declared} bytes exceeds the ${maxBytes}-byte limit`);
           }
-          const body = await res.body();
-          if (body.length > maxBytes) throw transportError('bodyTooLarge', req, `response body of ${body.length} bytes exceeds the ${maxBytes}-byte limit`);
-          const bodyText = body.toString('utf8');
+          const raw = await res.body();
+          if (raw.length > maxBytes) throw transportError('bodyTooLarge', req, `response body of ${raw.length} bytes exceeds the ${maxBytes}-byte limit`);
+          const decoded = decodeBounded(raw, watch.encoding, maxBytes);
+          if (!decoded.ok) throw transportError(decoded.tooLarge ? 'bodyTooLarge' : 'protocol', req, decoded.reason);
+          const bodyText = decoded.body.toString('utf8');
           return { status: res.status(), headers, bodyText, ...parseBody(bodyText, headers['content-type']), durationMs: performance.now() - started };
         } finally {
           await res.dispose().catch(() => undefined);
         }
       } catch (err) {
+        if (watch.refused !== undefined) throw transportError('bodyTooLarge', req, watch.refused);
         throw mapPlaywrightError(err, req);
+      } finally {
+        watch.done();
       }
     },
     // APIRequestContext cannot hold one warm connection per request and release them together: races use
