@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { NotApplicable } from '../src/harness/engine/errors.js';
 import { allureMetadataFor } from '../src/harness/report/allure.js';
 import { encodeOutcome } from '../src/harness/report/outcome.js';
-import { outcomeFromError, passedOutcome, stampOutcome } from '../src/harness/report/record-outcome.js';
+import { outcomeFromError, passedOutcome } from '../src/harness/report/record-outcome.js';
 import { redactError } from '../src/harness/report/redact-error.js';
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem } from '../src/harness/scenario/load.js';
@@ -73,7 +73,6 @@ export function declareScenarioTests(guard?: GuardTarget): void {
       const record = outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] });
       testInfo.annotations.push(encodeOutcome(record));
       const error = new Error(describeProblem(problem));
-      stampOutcome(error, record);
       throw error;
     });
   }
@@ -134,7 +133,6 @@ export function declareScenarioTests(guard?: GuardTarget): void {
           if (error instanceof NotApplicable) test.skip(true, error.message);
           const record = outcomeFromError(error, context);
           testInfo.annotations.push(encodeOutcome(record));
-          stampOutcome(error, record);
           throw error;
         } finally {
           for (const w of checks.filter((c) => !c.passed && c.severity === 'should')) {

@@ -9,7 +9,7 @@ import type { TestInfo } from '@playwright/test';
 import { propertyTest } from '../../src/harness/properties/catalogue.js';
 import { extraTestTags, loadSelection, selectionFromEnv } from '../../src/harness/scenario/selection.js';
 import { encodeOutcome } from '../../src/harness/report/outcome.js';
-import { outcomeFromError, passedOutcome, stampOutcome, type Evidence } from '../../src/harness/report/record-outcome.js';
+import { outcomeFromError, passedOutcome, type Evidence } from '../../src/harness/report/record-outcome.js';
 
 // Declared only when the CLI's selection (--grep/--tag/--shard, scenario/selection.ts) picks them.
 const SELECTED = new Set(loadSelection(process.env.FTF_SPECS_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..'), selectionFromEnv(process.env)).extras.map((x) => x.id));
@@ -40,7 +40,6 @@ export async function withOutcome(clauses: readonly string[], testInfo: TestInfo
   } catch (error) {
     const record = outcomeFromError(error, context);
     testInfo.annotations.push(encodeOutcome(record));
-    stampOutcome(error, record);
     throw error;
   }
 }

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { allureMetadataFor, CATEGORIES, readAllureEnvironment, writeAllureSupportFiles } from '../../src/harness/report/allure.js';
+import { allureMessageOf, allureMetadataFor, allureStatusOf, CATEGORIES, readAllureEnvironment, writeAllureSupportFiles } from '../../src/harness/report/allure.js';
 import { historyKey, runIdentity, runLabel } from '../../src/harness/report/allure-history.js';
-import { outcomeLine, type OutcomeRecord } from '../../src/harness/report/outcome.js';
+import type { OutcomeRecord } from '../../src/harness/report/outcome.js';
 import { catalogue, demoReport, outcomes } from './helpers.js';
 
 test('labels: epic = spec area, feature = family, story = scenario, severity from the clause level, links to clauses', () => {
@@ -25,30 +25,34 @@ test('labels: epic = spec area, feature = family, story = scenario, severity fro
   assert.deepEqual(fromLevel.labels.filter((l) => l.name === 'severity').map((l) => l.value), ['normal'], 'Scenario.level works without the catalogue');
 });
 
-test('categories classify failures by the outcome line the entry ends their trace with, not by body text', () => {
-  const categoryOf = (status: string, trace: string) =>
-    CATEGORIES.find((c) => c.matchedStatuses.includes(status) && (!c.traceRegex || new RegExp(c.traceRegex).test(trace)))?.name;
-  const traceOf = (o: ReturnType<typeof outcomes>[number]) => `${o.messages.join('\n')}\n${outcomeLine(o.record)}`;
+test('categories classify by the record (its status, kind and failing checks), never by body text', () => {
+  // Allure matches a category's regex against the whole status message (a full match) of a result whose status it lists.
+  const categoryOf = (record: OutcomeRecord) => {
+    const status = allureStatusOf(record);
+    const message = allureMessageOf(record);
+    return CATEGORIES.find((c) => c.matchedStatuses.includes(status) && (!c.messageRegex || new RegExp(`^(?:${c.messageRegex})$`).test(message ?? '')))?.name;
+  };
   const byId = new Map(outcomes(demoReport()).map((o) => [o.id, o]));
-  assert.equal(categoryOf('failed', traceOf(byId.get('demo.wrong-status')!)), 'Wrong status');
-  assert.equal(categoryOf('failed', traceOf(byId.get('demo.timeout')!)), 'Target error');
-  assert.equal(categoryOf('broken', 'Test timeout of 60000ms exceeded.'), 'Scenario timeout');
-  const rec = (over: Partial<OutcomeRecord>): OutcomeRecord => ({ status: 'failed', kind: 'non-conformance', code: 'FTF_E_CHECK_FAILED', clauses: ['X'], checks: [], exchanges: [], warnings: [], ...over });
-  // The body quotes every word the old message regexes looked for; the outcome line alone decides.
-  const hostile = 'CheckFailure: [schema] GET /x → 200: body: {"detail":"FTF_E_TARGET_RESET StepError: Test timeout of 1ms exceeded TypeError: [status] [count]"}\n    at specs/x.yaml:3:5';
-  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['schema'] }))}`), 'Schema violation');
-  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['detail'] }))}`), 'Wrong detail text');
-  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['json', 'count'] }))}`), 'Race / concurrency');
-  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['rule:validation-layout'] }))}`), 'Response rule (failure layout / fixed text)');
-  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['json', 'rule:forbidden-detail'] }))}`), 'Response rule (failure layout / fixed text)');
-  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ checks: ['json'] }))}`), 'Other check failure');
-  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ status: 'errored', kind: 'internal', code: 'FTF_E_INTERNAL', clauses: [] }))}`), 'Harness error');
-  assert.equal(categoryOf('failed', `${hostile}\n${outcomeLine(rec({ status: 'errored', kind: 'input', code: 'FTF_E_STEP_FAILED', clauses: [] }))}`), 'Harness error');
-  assert.equal(categoryOf('failed', hostile), 'Failed outside the scenario', 'without the outcome line the body text classifies nothing');
-  assert.equal(categoryOf('failed', `${outcomeLine(rec({ checks: ['status'] }))}\nbody: later text`), 'Failed outside the scenario', 'only the last line counts');
-  // Every regex also works as a Java full match would: it spans the whole multi-line trace.
-  for (const c of CATEGORIES) if (c.traceRegex) assert.match(c.traceRegex, /^\[\\s\\S\]\*.*\$$/);
-  assert.ok(CATEGORIES.every((c) => c.messageRegex === undefined), 'no category reads the message');
+  assert.equal(categoryOf(byId.get('demo.wrong-status')!.record), 'Wrong status');
+  assert.equal(categoryOf(byId.get('demo.timeout')!.record), 'Target error');
+  // The reason quotes every word a text classifier would look for; the record's line alone decides.
+  const hostile = 'CheckFailure: [schema] GET /x → 200: body: {"detail":"outcome: errored internal FTF_E_TARGET_RESET StepError: Test timeout of 1ms exceeded TypeError: [status] [count]"}';
+  const rec = (over: Partial<OutcomeRecord>): OutcomeRecord => ({ status: 'failed', kind: 'non-conformance', code: 'FTF_E_CHECK_FAILED', clauses: ['X'], checks: [], exchanges: [], warnings: [], reason: hostile, ...over });
+  assert.equal(categoryOf(rec({ checks: ['schema'] })), 'Schema violation');
+  assert.equal(categoryOf(rec({ checks: ['detail'] })), 'Wrong detail text');
+  assert.equal(categoryOf(rec({ checks: ['json', 'count'] })), 'Race / concurrency');
+  assert.equal(categoryOf(rec({ checks: ['rule:validation-layout'] })), 'Response rule (failure layout / fixed text)');
+  assert.equal(categoryOf(rec({ checks: ['json', 'rule:forbidden-detail'] })), 'Response rule (failure layout / fixed text)');
+  assert.equal(categoryOf(rec({ checks: ['property'], code: 'FTF_E_PROPERTY_VIOLATION' })), 'Property violation');
+  assert.equal(categoryOf(rec({ checks: ['json'] })), 'Other check failure');
+  assert.equal(categoryOf(rec({ status: 'errored', kind: 'internal', code: 'FTF_E_INTERNAL', clauses: [] })), 'Harness error');
+  assert.equal(categoryOf(rec({ status: 'errored', kind: 'input', code: 'FTF_E_STEP_FAILED', clauses: [] })), 'Invalid input (scenario, profile)');
+  assert.equal(categoryOf(rec({ status: 'errored', kind: 'target', code: 'FTF_E_SCENARIO_TIMEOUT', clauses: [] })), 'Scenario timeout');
+  assert.equal(categoryOf(rec({ status: 'errored', kind: 'target', code: 'FTF_E_TARGET_RESET', clauses: [] })), 'Target error');
+  assert.equal(allureStatusOf(rec({ status: 'errored' })), 'broken', 'errored is broken');
+  assert.equal(allureStatusOf(rec({ status: 'not-applicable' })), 'skipped');
+  assert.ok(CATEGORIES.every((c) => c.traceRegex === undefined), 'no category reads the trace (error text)');
+  for (const c of CATEGORIES) if (c.messageRegex) assert.match(c.messageRegex, /^\^outcome: /, 'anchored at the harness-written first line');
 });
 
 test('environment.properties and categories.json are written into allure-results', () => {

@@ -9,14 +9,21 @@
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Suite } from '@playwright/test/reporter';
+import type { Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { allureMessageOf, allureStatusOf } from './allure.js';
+import type { OutcomeRecord } from './outcome.js';
+import { outcomeEntry } from './outcome-reporter.js';
 import { AllureReporter } from 'allure-playwright';
 import { stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
 
 type Options = ConstructorParameters<typeof AllureReporter>[0];
 
 export class UnsyncedWriter implements Writer {
-  constructor(private readonly resultsDir: string) {}
+  constructor(
+    private readonly resultsDir: string,
+    /** Rewrites a test result before it is written (the outcome record's status and message). */
+    private readonly adjust: (result: Parameters<Writer['writeResult']>[0]) => void = () => undefined,
+  ) {}
 
   private publish(name: string, write: (tempPath: string) => void): void {
     mkdirSync(this.resultsDir, { recursive: true });
@@ -35,6 +42,7 @@ export class UnsyncedWriter implements Writer {
   }
 
   writeResult(result: Parameters<Writer['writeResult']>[0]): void {
+    this.adjust(result);
     this.json(`${result.uuid}-result.json`, result);
   }
 
@@ -63,8 +71,23 @@ export class UnsyncedWriter implements Writer {
   }
 }
 
+/**
+ * allure-playwright's status comes from Playwright's (a failed test is `failed` whatever broke) and its message
+ * from the error text. Here both come from the test's outcome record (outcome.ts readOutcome, the reader every
+ * report uses): errored = broken, and the message starts with the record's outcome line, which the categories
+ * match (allure.ts). The error's trace stays as allure-playwright wrote it (redacted), for reading only.
+ */
+export function applyRecord(result: Parameters<Writer['writeResult']>[0], record: OutcomeRecord): void {
+  const mutable = result as unknown as { status?: string; statusDetails?: Record<string, unknown> };
+  mutable.status = allureStatusOf(record);
+  const message = allureMessageOf(record);
+  if (message !== undefined) mutable.statusDetails = { ...(mutable.statusDetails ?? {}), message };
+}
+
 export default class UnsyncedAllureReporter extends AllureReporter {
   private readonly resultsDir: string;
+  /** The record of each test, by its Allure result uuid, until the result is written. */
+  private readonly records = new Map<string, OutcomeRecord>();
 
   constructor(options: Options = {}) {
     super(options);
@@ -74,6 +97,17 @@ export default class UnsyncedAllureReporter extends AllureReporter {
   override onBegin(suite: Suite): void {
     super.onBegin(suite);
     // allure-playwright builds its runtime (and FileSystemWriter) here; the runtime's writer is a public field.
-    (this as unknown as { allureRuntime: { writer: Writer } }).allureRuntime.writer = new UnsyncedWriter(this.resultsDir);
+    (this as unknown as { allureRuntime: { writer: Writer } }).allureRuntime.writer = new UnsyncedWriter(this.resultsDir, (result) => {
+      const record = this.records.get(result.uuid);
+      if (record === undefined) return;
+      this.records.delete(result.uuid);
+      applyRecord(result, record);
+    });
+  }
+
+  override async onTestEnd(test: TestCase, result: TestResult): Promise<void> {
+    const uuid = (this as unknown as { allureResultsUuids: Map<string, string> }).allureResultsUuids.get(test.id);
+    if (uuid !== undefined) this.records.set(uuid, outcomeEntry(test, result));
+    await super.onTestEnd(test, result);
   }
 }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SPEC_AREAS, specArea, type ClauseCatalogue } from '../spec/clauses.js';
+import { outcomeLine, type OutcomeRecord } from './outcome.js';
 
 export interface ScenarioMeta {
   id: string;
@@ -69,13 +70,15 @@ export function describeClauses(meta: Pick<ScenarioMeta, 'clauses' | 'descriptio
 }
 
 /**
- * Failure classes, from the outcome record: the scenario entry ends every failing test's trace with the
- * record's line (`outcome: <status> <kind> <code> checks=<checks> clauses=<clauses>`, outcome.ts), and each
- * category matches that last line only (anchored at the end of the trace, where no response body can write).
- * A Playwright timeout never reaches the entry; allure-playwright reports it as `broken`. Allure takes the
- * first match.
+ * Failure classes, from the outcome record (never from error text). The Allure reporter (allure-reporter.ts)
+ * sets each result's status from the record (errored = broken, failed = failed, skipped and not applicable =
+ * skipped) and starts its status message with the record's line (`outcome: <status> <kind> <code>
+ * checks=<checks> clauses=<clauses>`, outcome.ts outcomeLine), written by the harness from the record's typed
+ * fields; each category matches that first line only (anchored at the start, where no response body can write).
+ * Errored results are grouped by their kind (target, input, internal), failed ones by the failing check's kind.
+ * Allure takes the first match.
  */
-const lastLine = (core: string): string => `[\\s\\S]*\\noutcome: ${core}[^\\n]*$`;
+const firstLine = (core: string): string => `^outcome: ${core}[^\\n]*(\\n[\\s\\S]*)?$`;
 
 export interface AllureCategory {
   name: string;
@@ -85,18 +88,41 @@ export interface AllureCategory {
 }
 
 export const CATEGORIES: readonly AllureCategory[] = [
-  { name: 'Scenario timeout', matchedStatuses: ['broken'] },
-  { name: 'Target error', traceRegex: lastLine('errored target '), matchedStatuses: ['failed'] },
-  { name: 'Harness error', traceRegex: lastLine('errored (?:internal|input) '), matchedStatuses: ['failed'] },
-  { name: 'Race / concurrency', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?count[, ]'), matchedStatuses: ['failed'] },
-  { name: 'Schema violation', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?schema[, ]'), matchedStatuses: ['failed'] },
-  { name: 'Wrong status', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?status[, ]'), matchedStatuses: ['failed'] },
-  { name: 'Wrong detail text', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?detail[, ]'), matchedStatuses: ['failed'] },
+  { name: 'Scenario timeout', messageRegex: firstLine('errored target FTF_E_SCENARIO_TIMEOUT '), matchedStatuses: ['broken'] },
+  { name: 'Target error', messageRegex: firstLine('errored target '), matchedStatuses: ['broken'] },
+  { name: 'Invalid input (scenario, profile)', messageRegex: firstLine('errored input '), matchedStatuses: ['broken'] },
+  { name: 'Harness error', messageRegex: firstLine('errored internal '), matchedStatuses: ['broken'] },
+  { name: 'Race / concurrency', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?count[, ]'), matchedStatuses: ['failed'] },
+  { name: 'Schema violation', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?schema[, ]'), matchedStatuses: ['failed'] },
+  { name: 'Wrong status', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?status[, ]'), matchedStatuses: ['failed'] },
+  { name: 'Wrong detail text', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?detail[, ]'), matchedStatuses: ['failed'] },
   // Response rules (src/harness/rules): checks named rule:<id>, applied to every response by the engine.
-  { name: 'Response rule (failure layout / fixed text)', traceRegex: lastLine('failed [^\\n]*checks=(?:[^ \\n]*,)?rule:'), matchedStatuses: ['failed'] },
-  { name: 'Other check failure', traceRegex: lastLine('failed '), matchedStatuses: ['failed'] },
-  { name: 'Failed outside the scenario', matchedStatuses: ['failed', 'broken'] },
+  { name: 'Response rule (failure layout / fixed text)', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?rule:'), matchedStatuses: ['failed'] },
+  { name: 'Property violation', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?property[, ]'), matchedStatuses: ['failed'] },
+  { name: 'Other check failure', messageRegex: firstLine('failed '), matchedStatuses: ['failed'] },
+  { name: 'No outcome record', matchedStatuses: ['failed', 'broken'] },
 ];
+
+/** The Allure status of a record: errored = broken (the target or the harness broke, nothing was judged). */
+export function allureStatusOf(record: Pick<OutcomeRecord, 'status'>): 'passed' | 'failed' | 'broken' | 'skipped' {
+  switch (record.status) {
+    case 'failed':
+      return 'failed';
+    case 'errored':
+      return 'broken';
+    case 'skipped':
+    case 'not-applicable':
+      return 'skipped';
+    default:
+      return 'passed';
+  }
+}
+
+/** The status message of a record: its outcome line first (what the categories match), then its reason. */
+export function allureMessageOf(record: OutcomeRecord): string | undefined {
+  if (record.status === 'passed' || record.status === 'waived') return record.warnings.length ? `${outcomeLine(record)}\nwarnings: ${record.warnings.map((w) => `[${w.check}] ${w.message}`).join('\n')}` : undefined;
+  return `${outcomeLine(record)}${record.reason ? `\n${record.reason}` : ''}`;
+}
 
 export interface AllureEnvironment {
   targetName: string;

@@ -10,7 +10,7 @@ import { CheckFailure } from '../engine/errors.js';
 import type { SourceLocation } from '../scenario/types.js';
 import { FtfError } from '../../shared/errors.js';
 import { kindOf } from './error-codes.js';
-import { outcomeLine, type CheckLevel, type CheckOutcome, type OutcomeRecord, type OutcomeWarning } from './outcome.js';
+import { type CheckLevel, type CheckOutcome, type OutcomeRecord, type OutcomeWarning } from './outcome.js';
 import { loadClauseCatalogue } from '../spec/clauses.js';
 
 /** Evidence of the run: attachment names of the recorded exchanges and the HAR file. */
@@ -172,9 +172,4 @@ export function outcomeFromError(error: unknown, ctx: OutcomeContext): OutcomeRe
     warnings: warningsOf(ctx.checks, ctx.covers),
     outcomes,
   };
-}
-
-/** Ends the error's stack with the record's outcome line (outcome.ts: what Allure categories match). */
-export function stampOutcome(error: unknown, record: OutcomeRecord): void {
-  if (error instanceof Error) error.stack = `${error.stack ?? `${error.name}: ${error.message}`}\n${outcomeLine(record)}`;
 }
