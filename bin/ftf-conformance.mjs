@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The `ftf-conformance` command. In the repository (the TypeScript sources are here) it loads the TypeScript CLI
-// through tsx (a runtime dependency, so a production install `npm ci --omit=dev` runs it and a clone needs no
-// build step; a dist/ left by `npm pack` is never used, so it cannot go stale). In the installed package (no
-// src/, only the compiled dist/ written by scripts/build-package.mjs) it loads the compiled JavaScript.
+// The `ftf-conformance` command. In a clone with its devDependencies (the TypeScript sources are here and tsx, a
+// devDependency, is installed) it loads the TypeScript CLI through tsx, no build step (a dist/ left by `npm pack` is
+// then never used, so it cannot go stale). Everywhere else it loads the compiled JavaScript of dist/ (written by
+// scripts/build-package.mjs): the installed package, which has no src/ and no tsx, and a clone installed with
+// `npm ci --omit=dev` after `npm run build`. Nothing at run time needs tsx.
 // Exit codes are a contract with CI (docs/cli.md): a missing runtime piece is 2 and a crash 3, never Node's
 // default 1, which a CI gate would read as "non-conformant".
 import { existsSync } from 'node:fs';
@@ -23,7 +24,13 @@ function missingModule(error) {
   return /Cannot find (?:package|module) '([^']+)'/.exec(String(error.message))?.[1] ?? String(error.message).split('\n')[0];
 }
 
-const notInstalled = (missing) => die(CANNOT_START, `cannot start: '${missing}' is not installed. Run \`npm ci\` (or \`npm ci --omit=dev\`) in ${new URL('..', import.meta.url).pathname}`);
+const notInstalled = (missing) =>
+  die(
+    CANNOT_START,
+    missing === 'tsx'
+      ? `cannot start: 'tsx' is not installed. It runs the TypeScript sources of a clone and is a devDependency: run \`npm ci\` in ${new URL('..', import.meta.url).pathname}, or \`npm run build\` before \`npm ci --omit=dev\` to run the compiled dist/ (docs/package.md)`
+      : `cannot start: '${missing}' is not installed. Run \`npm ci\` (or \`npm ci --omit=dev\`) in ${new URL('..', import.meta.url).pathname}`,
+  );
 const crash = (error) => die(INTERNAL, `internal error: ${error instanceof Error ? error.message : String(error)}`);
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
@@ -31,13 +38,26 @@ process.on('unhandledRejection', crash);
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
 
-const fromSources = existsSync(sources) || !existsSync(compiled);
+/** tsx (a devDependency) is installed beside the sources: false after `npm ci --omit=dev`. */
+function tsxInstalled() {
+  try {
+    import.meta.resolve('tsx/esm/api');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const hasSources = existsSync(sources);
+const fromSources = hasSources && (tsxInstalled() || !existsSync(compiled));
+if (!hasSources && !existsSync(compiled)) die(CANNOT_START, `cannot start: neither ${sources.pathname} nor ${compiled.pathname} exists (a broken install)`);
 // `run`/`certify`: Playwright's runner starts loading now, beside the CLI, and waits for its go (runner-prestart.mjs).
 const prestarted = prestartRunner(process.argv.slice(2), fileURLToPath(new URL(fromSources ? '..' : '../dist', import.meta.url)));
 
 let cli;
 try {
   if (fromSources) {
+    // Without tsx this import names it: "'tsx' is not installed" (exit 2); `npm ci`, or `npm run build` for dist/.
     const { register } = await import('tsx/esm/api');
     register();
     cli = await import(sources.href);

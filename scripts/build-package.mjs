@@ -32,6 +32,9 @@ for (const dir of ['specs', 'schemas', 'fixtures', 'src']) {
   cpSync(join(root, dir), join(dist, dir), { recursive: true, filter: notTypeScript });
 }
 
+// The user docs ship too (Markdown pages and the CI pipelines), where the code and generated profiles point: <root>/docs.
+cpSync(join(root, 'docs'), join(dist, 'docs'), { recursive: true, filter: (src) => statSync(src).isDirectory() ? !src.endsWith('bench-runs') : /\.(md|ya?ml)$/.test(src) });
+
 // The spec ships inside the package: src/harness/spec/clauses.ts looks in <root>/spec first.
 const specSource = process.env.FTF_SPEC_DIR ? resolve(process.env.FTF_SPEC_DIR) : resolve(root, '../shared/spec');
 mkdirSync(join(dist, 'spec'), { recursive: true });

@@ -32,7 +32,15 @@ export interface CommandHelp {
   /** FTF_* variables the command reads (names of env-vars.ts). */
   env: string[];
   examples: { command: string; text: string }[];
+  /**
+   * The examples run as written (with the placeholders test/docs/runnable-examples.test.ts substitutes): docs/cli.md
+   * marks their block `<!-- runnable -->` and that test pastes every line of it into a shell.
+   */
+  runnableExamples?: true;
 }
+
+/** An example as typed at a shell: `npx` after any leading `VAR=value` assignments. */
+export const npxLine = (command: string): string => command.replace(/^((?:[A-Z_][A-Z0-9_]*=\S*\s+)*)/, '$1npx ');
 
 const WIDTH = 100;
 
@@ -135,8 +143,9 @@ export function renderMarkdown(name: string, command: Command): string {
     ...(h.env.length ? [`Environment: ${h.env.map((n) => `\`${n}\``).join(', ')} ([table](#environment-variables)).`, ''] : []),
     'Examples:',
     '',
+    ...(h.runnableExamples ? ['<!-- runnable -->'] : []),
     '```sh',
-    ...h.examples.flatMap((e) => [`# ${e.text}`, `npx ${e.command}`]),
+    ...h.examples.flatMap((e) => [`# ${e.text}`, npxLine(e.command)]),
     '```',
     '',
     END(name),

@@ -1,20 +1,21 @@
 /**
- * The CLI works after a production install, without asking the registry, in two forms:
+ * The production install runs compiled JavaScript only (tsx is a devDependency), without asking the registry:
  *
- * 1. The repository's own (`npm ci --omit=dev` in a clone): a copy of the harness whose node_modules holds only
- *    the packages package-lock.json does not mark `dev` (links to this clone's). The copy sits outside this clone,
- *    so an import of a devDependency by anything on the run path (bin, src, specs, the Playwright config) fails
- *    here exactly as after a production install. A missing runtime piece must exit 2 naming it, and the missing
- *    Allure CLI (a devDependency) must leave the verdict and the exit code alone.
+ * 1. A clone installed with `npm ci --omit=dev` and never built: a copy of the harness whose node_modules holds only
+ *    the packages package-lock.json does not mark `dev` (links to this clone's). It has neither tsx nor dist/, so
+ *    the bin exits 2 naming tsx and the two ways out (cheap: nothing is built here).
  * 2. The installable package (docs/package.md): `npm pack` (prepack builds dist/), then the tarball installed into
  *    an empty folder with `npm ci --omit=dev --offline` (a lock file written from this repository's: the tarball plus
  *    the runtime entries, so every package comes from the npm cache `npm ci` filled; the proxies point at a dead
  *    port so any request would fail loudly), then `npx ftf-conformance run` from that folder against an external
- *    reference server (the repository's `reference` command) with a profile written there.
+ *    reference server (the repository's `reference` command) with a profile written there; a certificate of that run
+ *    names the package version and the sha-512 of the installed harness files; the install's size is within budget.
+ *    The one install is reused: a missing runtime piece exits 2 naming it, and the missing Allure CLI (a
+ *    devDependency) leaves the verdict and the exit code alone.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,6 +23,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { specDir } from '../../src/harness/spec/clauses.js';
+import { harnessFileList, harnessFilesDigest } from '../../src/harness/report/harness-identity.js';
 
 /** What a production install of the repository needs (the installable package ships dist/ instead: docs/package.md). */
 const SHIPPED = ['bin', 'src', 'specs', 'schemas', 'fixtures', 'package.json', 'playwright.config.ts', 'tsconfig.json'];
@@ -58,9 +60,9 @@ function bin(args: string[]): { code: number | null; out: string; err: string } 
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** Hides one installed package for the duration of `fn`, as a broken or partial install would. */
-function without<T>(pkg: string, fn: () => T): T {
-  const path = join(copy, 'node_modules', pkg);
+/** Hides one installed package of the install at `root` for the duration of `fn`, as a broken or partial install would. */
+function without<T>(root: string, pkg: string, fn: () => T): T {
+  const path = join(root, 'node_modules', pkg);
   renameSync(path, `${path}.hidden`);
   try {
     return fn();
@@ -69,39 +71,19 @@ function without<T>(pkg: string, fn: () => T): T {
   }
 }
 
-test('production install: the lock file leaves the dev tools out (the copy really lacks them)', () => {
-  for (const dev of ['typescript', 'eslint', 'allure']) {
+test('production install: the lock file leaves the dev tools out, tsx included (the copy really lacks them)', () => {
+  for (const dev of ['typescript', 'eslint', 'allure', 'tsx', 'esbuild']) {
     assert.ok(devOnly.includes(dev), `${dev} is expected to be a devDependency`);
     assert.equal(existsSync(join(copy, 'node_modules', dev)), false);
   }
-  assert.equal(devOnly.includes('tsx'), false, 'the bin loads the TypeScript through tsx: it must be a runtime dependency');
 });
 
-test('production install: `run` gives a verdict and exit 0; the missing Allure CLI is only a message', () => {
-  const r = bin(['run', '--grep', 'resources\\.health\\b']);
-  assert.equal(r.code, 0, `${r.out}\n${r.err}`);
-  assert.match(r.out, /verdict: CONFORMANT/);
-  assert.match(r.out, /Allure report not built \(the verdict stands\): FTF_E_ALLURE_MISSING: the Allure CLI is not installed/);
-  assert.ok(existsSync(join(copy, 'reports/verdicts.json')));
-});
-
-test('production install: `report` without the Allure CLI exits 2 and says what is missing', () => {
-  const r = bin(['report']);
+test('a clone installed without devDependencies and not built: exit 2 naming tsx and the two ways out', () => {
+  const r = bin(['list']);
   assert.equal(r.code, 2, r.err);
-  assert.match(r.err, /FTF_E_ALLURE_MISSING: the Allure CLI is not installed/);
-});
-
-test('a missing runtime dependency exits 2 naming it, never 1', () => {
-  const noTsx = without('tsx', () => bin(['list']));
-  assert.equal(noTsx.code, 2, noTsx.err);
-  assert.match(noTsx.err, /cannot start: 'tsx' is not installed/);
-  const noYaml = without('yaml', () => bin(['list']));
-  assert.equal(noYaml.code, 2, noYaml.err);
-  assert.match(noYaml.err, /cannot start: 'yaml' is not installed/);
-  const noPlaywright = without('@playwright/test', () => bin(['run', '--grep', 'resources\\.health\\b']));
-  assert.equal(noPlaywright.code, 2, noPlaywright.err);
-  assert.match(noPlaywright.err, /@playwright\/test/);
-  assert.match(noPlaywright.err, /not installed/);
+  assert.match(r.err, /cannot start: 'tsx' is not installed/);
+  assert.match(r.err, /npm ci/);
+  assert.match(r.err, /npm run build/);
 });
 
 // ---- 2. the installable package -------------------------------------------------------------------------------
@@ -119,6 +101,12 @@ interface Pkg {
 const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Pkg;
 /** Three cheap scenarios: a read, a read of reference data, a write (the profile allows mutations). */
 const SELECTION = 'resources\\.health\\b|amounts\\.indication-get\\b|checkpoints\\.create\\b';
+/**
+ * du of the install's node_modules, MiB. Issue 30 asks for 30 MiB; Playwright (playwright + playwright-core, ~19 MiB)
+ * and the reference server's Fastify (~12 MiB with pino and its other dependencies) alone are more: see
+ * docs/package.md "Size". This bound keeps what was reached (tsx and esbuild out: ~46 MiB) from growing back.
+ */
+const SIZE_BUDGET_MIB = 48;
 /** Any request npm (or anything else) tries to make leaves through a proxy that is not there. */
 const DEAD = 'http://127.0.0.1:9';
 
@@ -235,11 +223,11 @@ describe('installable package: npm pack, production install of the tarball into 
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('the tarball holds compiled JavaScript, the data files and the spec; no TypeScript, tests or docs', () => {
+  test('the tarball holds compiled JavaScript, the data files, the spec and the user docs; no TypeScript, tests or sources', () => {
     const installed = join(app, 'node_modules', pkg.name);
     const files = filesUnder(installed);
     assert.equal(files.filter((f) => f.endsWith('.ts')).length, 0, 'no TypeScript ships');
-    for (const f of ['bin/ftf-conformance.mjs', 'dist/src/cli/main.js', 'dist/playwright.config.js', 'dist/specs/conformance.spec.js', 'dist/schemas/operations.yaml', 'dist/fixtures/targets/reference.yaml', 'dist/spec/clauses.yaml', 'dist/spec/ftf-interface-spec.md', 'dist/src/harness/report/waivers.schema.json']) {
+    for (const f of ['bin/ftf-conformance.mjs', 'dist/src/cli/main.js', 'dist/playwright.config.js', 'dist/specs/conformance.spec.js', 'dist/schemas/operations.yaml', 'dist/fixtures/targets/reference.yaml', 'dist/spec/clauses.yaml', 'dist/spec/ftf-interface-spec.md', 'dist/src/harness/report/waivers.schema.json', 'dist/docs/target-profiles.md', 'dist/docs/cli.md', 'dist/docs/ci/github-actions.yml']) {
       assert.ok(files.includes(f), `${f} is in the package`);
     }
     assert.ok(files.some((f) => /^dist\/specs\/[^/]+\/.+\.yaml$/.test(f)), 'the YAML scenarios ship');
@@ -254,21 +242,23 @@ describe('installable package: npm pack, production install of the tarball into 
     for (const dev of Object.keys(pkg.devDependencies)) assert.equal(existsSync(join(app, 'node_modules', dev)), false, `${dev} is not installed`);
   });
 
+  /** The profile's *_env secrets, from the external reference. */
+  const secretEnv = (): Record<string, string | undefined> => ({
+    FTF_PRIMARY_CLIENT_SECRET: ref?.secrets.clients['cc-alice'],
+    FTF_SECOND_CLIENT_SECRET: ref?.secrets.clients['cc-bob'],
+    FTF_READONLY_CLIENT_SECRET: ref?.secrets.clients['cc-carol-readonly'],
+    FTF_CODE_CLIENT_SECRET: ref?.secrets.clients['code-app'],
+    FTF_API_KEY: ref?.secrets.apiKeys['alice@ftf.test'],
+  });
+  /** `npx ftf-conformance …` in the install folder, offline, one worker. */
+  const npx = (args: string[]): SpawnSyncReturns<string> =>
+    spawnSync('npx', ['--no-install', 'ftf-conformance', ...args], { cwd: app, env: offlineEnv({ ...secretEnv(), FTF_WORKERS: '1', CI: '1' }), encoding: 'utf8' });
+
   test('`npx ftf-conformance run` from the install folder against the external reference: exit 0, CONFORMANT, reports in that folder', () => {
     assert.ok(ref);
-    const secrets = {
-      FTF_PRIMARY_CLIENT_SECRET: ref.secrets.clients['cc-alice'],
-      FTF_SECOND_CLIENT_SECRET: ref.secrets.clients['cc-bob'],
-      FTF_READONLY_CLIENT_SECRET: ref.secrets.clients['cc-carol-readonly'],
-      FTF_CODE_CLIENT_SECRET: ref.secrets.clients['code-app'],
-      FTF_API_KEY: ref.secrets.apiKeys['alice@ftf.test'],
-    };
+    const secrets = secretEnv();
     const started = performance.now();
-    const r = spawnSync('npx', ['--no-install', 'ftf-conformance', 'run', '--target', 'target.yaml', '--grep', SELECTION], {
-      cwd: app,
-      env: offlineEnv({ ...secrets, FTF_WORKERS: '1', CI: '1' }),
-      encoding: 'utf8',
-    });
+    const r = npx(['run', '--target', 'target.yaml', '--grep', SELECTION]);
     console.log(`# npx ftf-conformance run (3 scenarios, 1 worker): ${((performance.now() - started) / 1000).toFixed(1)} s`);
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     // Tests are shown at their YAML files (redacting-reporter.ts); the file suite in results.json is still the spec Playwright ran.
@@ -280,9 +270,59 @@ describe('installable package: npm pack, production install of the tarball into 
     const verdicts = JSON.parse(readFileSync(join(app, 'reports', 'verdicts.json'), 'utf8')) as unknown;
     assert.match(JSON.stringify(verdicts), /resources\.health/);
     assert.equal(existsSync(join(app, 'node_modules', pkg.name, 'dist', 'reports')), false, 'no report is written inside node_modules');
+    // The Allure CLI is a devDependency: without it the verdict and the exit code stand, and the run says so.
+    assert.match(r.stdout, /Allure report not built \(the verdict stands\): FTF_E_ALLURE_MISSING: the Allure CLI is not installed/);
     for (const secret of Object.values(secrets)) {
       assert.ok(secret, 'the reference printed every secret');
       assert.equal(`${r.stdout}${r.stderr}`.includes(secret), false, 'no secret in the output');
     }
+  });
+
+  test('a certificate from the installed package names its version, build commit and the sha-512 of the installed harness files', () => {
+    const key = join(work, 'key.pem');
+    writeFileSync(key, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    // The run above is evaluated again in certification mode (a full certify run is the same code, and costs the catalogue).
+    const r = npx(['certify', '--target', 'target.yaml', '--key', key, '--evaluate-only', '--no-report']);
+    assert.ok(r.status === 0 || r.status === 1, `${r.stdout}\n${r.stderr}`);
+    const file = join(app, 'reports', 'certificate', 'certificate.json');
+    const cert = JSON.parse(readFileSync(file, 'utf8')) as { harness: { name: string; version: string; commit: string; files: { algorithm: string; scope: string; count: number; digest: string } } };
+    assert.equal(cert.harness.name, pkg.name);
+    assert.equal(cert.harness.version, pkg.version);
+    const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    if (head.status === 0) assert.equal(cert.harness.commit, head.stdout.trim(), 'the commit the package was built from');
+    const installed = join(app, 'node_modules', pkg.name);
+    const files = harnessFileList(installed, 'package');
+    assert.deepEqual({ ...cert.harness.files }, { algorithm: 'sha512', scope: 'package', count: files.length, digest: harnessFilesDigest(installed, files) });
+    assert.ok(files.includes('dist/src/cli/main.js') && files.includes('bin/ftf-conformance.mjs'));
+    assert.match(readFileSync(join(app, 'reports', 'certificate', 'certificate.md'), 'utf8'), new RegExp(`${pkg.version}.*\\n.*Harness files \\| sha512 \`${cert.harness.files.digest}`));
+    const verify = npx(['verify', file]);
+    assert.equal(verify.status, 0, `${verify.stdout}\n${verify.stderr}`);
+  });
+
+  test('the installed package: init links its docs; `report` without the Allure CLI exits 2; a missing runtime dependency exits 2 naming it, never 1', () => {
+    // A profile written by the installed package points at docs the package holds.
+    const init = npx(['init', '--base-url', 'https://sandbox.example.com/api/v1', '--client-id', 'c', '--out', 'written.yaml']);
+    assert.equal(init.status, 0, init.stderr);
+    const link = /^# Field reference: (\S+?)\.? /m.exec(readFileSync(join(app, 'written.yaml'), 'utf8'))?.[1];
+    assert.ok(link && existsSync(join(app, link)), `the profile's docs link ${link} exists in the install`);
+    const report = npx(['report']);
+    assert.equal(report.status, 2, report.stderr);
+    assert.match(report.stderr, /FTF_E_ALLURE_MISSING: the Allure CLI is not installed/);
+    const noYaml = without(app, 'yaml', () => npx(['list']));
+    assert.equal(noYaml.status, 2, noYaml.stderr);
+    assert.match(noYaml.stderr, /cannot start: 'yaml' is not installed/);
+    const noPlaywright = without(app, '@playwright/test', () => npx(['run', '--target', 'target.yaml', '--grep', 'resources\\.health\\b']));
+    assert.equal(noPlaywright.status, 2, noPlaywright.stderr);
+    assert.match(noPlaywright.stderr, /@playwright\/test/);
+    assert.match(noPlaywright.stderr, /not installed/);
+  });
+
+  test('size: the production install of the package (du of its node_modules)', () => {
+    const du = spawnSync('du', ['-sk', join(app, 'node_modules')], { encoding: 'utf8' });
+    assert.equal(du.status, 0, du.stderr);
+    const mib = Number(du.stdout.split('\t')[0]) / 1024;
+    console.log(`# production install: ${mib.toFixed(1)} MiB (du -sk node_modules; budget ${SIZE_BUDGET_MIB} MiB)`);
+    assert.ok(mib <= SIZE_BUDGET_MIB, `the production install is ${mib.toFixed(1)} MiB, over the ${SIZE_BUDGET_MIB} MiB budget`);
+    assert.equal(existsSync(join(app, 'node_modules', 'tsx')) || existsSync(join(app, 'node_modules', 'esbuild')), false, 'tsx and esbuild are not installed');
   });
 });

@@ -5,10 +5,11 @@
  * picks an indication per role (src/cli/discover.ts), so the scenarios needing them run instead of skipping.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { FtfError } from '../../shared/errors.js';
 import { modeline } from '../../harness/yaml/modeline.js';
+import { REPO_ROOT } from '../../harness/repo-root.js';
 import { parseYaml } from '../../harness/yaml/source.js';
 import { validateProfile } from '../../harness/target/validate.js';
 import { resolveTarget } from '../../harness/target/resolve.js';
@@ -56,6 +57,7 @@ export const initCommand: Command = {
       { text: 'a sandbox profile without questions', command: 'ftf-conformance init --base-url https://sandbox.example.com/api/v1 --client-id my-client --out targets/sandbox.yaml' },
       { text: 'fill entities and indication roles from the target', command: 'FTF_PRIMARY_CLIENT_SECRET=... ftf-conformance init --base-url https://sandbox.example.com/api/v1 --client-id my-client --discover' },
     ],
+    runnableExamples: true,
   },
   async run(argv) {
     const { values: v } = parse('init', argv, {
@@ -135,11 +137,17 @@ indications:
 ${roles.map(([r, c]) => `  ${r}: ${yamlString(c)}`).join('\n')}`;
 }
 
+/** A page of the harness's docs (shipped in the package too: dist/docs), relative to the profile's folder like the modeline. */
+function docsLink(out: string, page: string): string {
+  const rel = relative(dirname(out), join(REPO_ROOT, 'docs', page)).split(sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
 /** The profile text; its first line is the schema modeline for an editor, relative to `out` (default: the working folder). */
 export function profileTemplate(a: Answers, found?: Discovered, out = resolve('target.yaml')): string {
   return `${modeline(out, 'target')}
 # ftf-conformance target profile, written by \`ftf-conformance init\`.
-# Field reference: docs/target-profiles.md. Secrets are NEVER written here: the profile only names the
+# Field reference: ${docsLink(out, 'target-profiles.md')}. Secrets are NEVER written here: the profile only names the
 # environment variables that hold them (*_env fields).
 name: ${yamlString(a.name)}
 
