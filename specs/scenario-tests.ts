@@ -21,12 +21,8 @@ import { redactError } from '../src/harness/report/redact-error.js';
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem } from '../src/harness/scenario/load.js';
 import { loadSelection, scenarioTestTags, selectionFromEnv } from '../src/harness/scenario/selection.js';
-import { missingRoles, missingRolesReason, scenarioRoles } from '../src/harness/scenario/roles.js';
+import { planScenario } from '../src/harness/scenario/plan.js';
 import { targetView } from '../src/harness/engine/target-view.js';
-import { missingCapabilities } from '../src/harness/target/capabilities.js';
-import type { ResolvedTarget } from '../src/harness/target/types.js';
-import type { Scenario } from '../src/harness/scenario/types.js';
-import { CLOCK_CAPABILITIES } from '../src/harness/scenario/load.js';
 import { _baseTest as plainTest } from '@playwright/test';
 import { testTimeoutMs } from '../src/harness/target/bounds.js';
 import { test } from './fixtures.js';
@@ -43,18 +39,6 @@ function yamlPath(file: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
-/**
- * Which scenario runs: the scenario itself, or on a target lacking only clock/funding its clock-less form
- * (`clockless_form`, issue 13), whose own needs then decide. `via` names the form for the report.
- */
-function chooseForm(scenario: Scenario, byId: ReadonlyMap<string, Scenario>, target: Pick<ResolvedTarget, 'capabilities'>): { run: Scenario; missing: string[]; via?: string } {
-  const missing = missingCapabilities(target, scenario.needs);
-  const form = scenario.clocklessForm === undefined ? undefined : byId.get(scenario.clocklessForm);
-  if (!form || missing.length === 0 || !missing.every((m) => CLOCK_CAPABILITIES.includes(m))) return { run: scenario, missing };
-  const formMissing = missingCapabilities(target, form.needs);
-  return { run: form, missing: formMissing.length ? [...missing.map((m) => `${m} (clock form)`), ...formMissing.map((m) => `${m} (clock-less form ${form.id})`)] : [], via: form.id };
-}
-
 /** `guard`: the target's environment and allow_mutations, when the entry file knows them from the profile. */
 export function declareScenarioTests(guard?: GuardTarget): void {
   // The CLI's --grep/--tag/--shard (src/harness/scenario/selection.ts, the one selection `list` shows too):
@@ -66,11 +50,17 @@ export function declareScenarioTests(guard?: GuardTarget): void {
 
   // Declared on Playwright's plain `test`: an invalid file is reported as invalid (file:line:col) without
   // waiting for the `target` fixture, whose server start may itself fail or time out.
+  // The verdict names it by the id it still carries (unless a loaded scenario has that id: a duplicate) and
+  // counts it against the clauses it names: those clauses are errored, never judged by a file that did not load.
+  const loadedIds = new Set(suite.suite.scenarios.map((s) => s.id));
   for (const problem of suite.problems) {
+    const id = problem.partial?.id !== undefined && !loadedIds.has(problem.partial.id) ? problem.partial.id : undefined;
+    const covers = (problem.partial?.covers ?? []).filter((c) => catalogue.byId.has(c));
+    const annotation = [{ type: 'scenario-file', description: yamlPath(problem.file) }, ...(id ? [{ type: 'scenario', description: id }] : []), ...covers.map((c) => ({ type: 'clause', description: c }))];
     // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern as the first argument
-    plainTest(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'], annotation: [{ type: 'scenario-file', description: yamlPath(problem.file) }] }, ({}, testInfo) => {
+    plainTest(`scenario file is invalid: ${relative(SCENARIO_DIR, problem.file)}`, { tag: ['@invalid-scenario'], annotation }, ({}, testInfo) => {
       const typed = problem.errors[0] ?? new FtfError('FTF_E_SCENARIO_INVALID', describeProblem(problem));
-      const record = outcomeFromError(typed, { covers: [], evidence: { exchanges: [] }, checks: [] });
+      const record = outcomeFromError(typed, { covers, evidence: { exchanges: [] }, checks: [] });
       testInfo.annotations.push(encodeOutcome(record));
       const error = new Error(describeProblem(problem));
       throw error;
@@ -107,13 +97,11 @@ export function declareScenarioTests(guard?: GuardTarget): void {
         ],
       },
       async ({ target, engine, checks, evidence }, testInfo) => {
-        const { run, missing, via } = chooseForm(scenario, byId, target);
-        const noForm = scenario.noClocklessForm !== undefined && missing.some((m) => m === 'clock' || m === 'funding') ? `; no clock-less form: ${scenario.noClocklessForm}` : '';
-        test.skip(missing.length > 0, `needs ${missing.join(', ')}: the target profile does not declare ${missing.length > 1 ? 'them' : 'it'}${noForm}`);
-        if (via) testInfo.annotations.push({ type: 'form', description: `clock-less form ${via} (the target has no clock control)` });
+        // The one plan of every command (scenario/plan.ts): the scenario or its clock-less form, or the skip reason.
         // A role the profile leaves out (no fractional-minimum product, no entities...) is the target's shape, not a failure.
-        const absent = missingRoles(targetView(target), scenarioRoles(run));
-        test.skip(absent.length > 0, `${via ? `clock-less form ${via}: ` : ''}${missingRolesReason(absent)}`);
+        const { runs: run, via, skip } = planScenario(scenario, byId, { capabilities: target.capabilities, view: targetView(target) });
+        if (via) testInfo.annotations.push({ type: 'form', description: `clock-less form ${via} (the target has no clock control)` });
+        test.skip(skip !== undefined, skip);
         // The engine stops the scenario at scenario_ms, naming the step; Playwright's timeout is the outer net.
         test.setTimeout(testTimeoutMs(target.timeouts));
         // Links to the clause ids (allure-playwright maps annotations to labels, not to links).

@@ -8,14 +8,14 @@ import type { TestInfo } from '@playwright/test';
 import type { Evidence } from '../../src/harness/report/record-outcome.js';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
 import { test, type PagingFixture } from './fixtures.js';
-import { propertyTest } from '../../src/harness/properties/catalogue.js';
+import { PAGING_CLAUSES, propertyTest } from '../../src/harness/properties/catalogue.js';
 import { isSelected, propertyDetails, withOutcome } from './record.js';
 import { preparePagingProperty } from '../../src/harness/properties/paging-property.js';
 import { propertySettings } from '../../src/harness/properties/runner.js';
 import type { PagingClause } from '../../src/harness/properties/types.js';
 
 const DEFAULT_RUNS = 25;
-const ALL: PagingClause[] = ['EP-EVENT-PAGING', 'EP-EVENT-FENCE', 'EP-EVENT-PAGE-LIMIT', 'EP-EVENT-TOTAL', 'EVS-ORDER'];
+const ALL: readonly PagingClause[] = PAGING_CLAUSES;
 const details = propertyDetails;
 
 /** Runs the property and writes its outcome record (src/harness/report/outcome.ts) like the YAML scenarios do. */

@@ -57,6 +57,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_TASKS_FILE', text: 'client conformance: a file with the plan\'s tasks in words', internal: true },
   { name: 'FTF_SELECT_GREP', text: 'the selection `--grep` of `run`, for the spec files (scenario/selection.ts)', internal: true },
   { name: 'FTF_SELECT_TAG', text: 'the selection `--tag` of `run`, for the spec files', internal: true },
+  { name: 'FTF_SELECT_CLAUSE', text: 'the selection `--clause` of `run`, for the spec files', internal: true },
   { name: 'FTF_SELECT_SHARD', text: 'the selection `--shard` of `run`, for the spec files', internal: true },
   { name: 'FTF_SELECT_PHASE', text: 'the selection `--phase` of `run`, for the spec files', internal: true },
   { name: 'FTF_LAUNCH_BROKER', text: "where the CLI's launch broker listens (a Unix socket): a worker asks it for its embedded reference server (src/embedded/broker.ts)", internal: true },

@@ -16,6 +16,7 @@ import { PACKAGED, REPO_ROOT } from '../harness/repo-root.js';
 import { addToDigestFile, DIGESTS_FILE } from '../harness/report/secret-digests.js';
 import { describeImplementation, implementationVersion } from '../harness/report/implementation.js';
 import { writeJunit } from '../harness/report/junit.js';
+import { coverageJunitProperties, coverageLines, type CoverageGate } from '../harness/report/clause-coverage.js';
 import { readPlaywrightReport, scenariosOf, testResults } from '../harness/report/scenario-results.js';
 import { tallyTests, type ProjectScopes, type TestTally } from '../harness/report/test-tally.js';
 import { projectScopeReason } from '../harness/scenario/environment.js';
@@ -37,6 +38,8 @@ export interface EvaluateOptions {
   target?: Pick<ResolvedTarget, 'environment' | 'implementation'>;
   /** Problems found before evaluation (e.g. `merge`: a missing shard); each makes the run untrustworthy. */
   problems?: string[];
+  /** `--min-clauses` / `--max-skipped` (clause-coverage.ts): a shortfall is a problem of the verdict. */
+  coverageGate?: CoverageGate;
 }
 
 export interface Evaluation {
@@ -67,10 +70,11 @@ export function evaluateRun(options: EvaluateOptions): Evaluation {
     notes: waived.notes,
     tests: tallyTests(tests.map((t) => ({ id: t.id, project: t.project, ...pick(scenarioOutcome(t, catalogue)) })), options.target?.environment ?? 'target', projectScopes(report)),
     implementation: implementationVersion(options.target?.implementation, tests.map((t) => t.record)),
+    ...(options.coverageGate ? { coverageGate: options.coverageGate } : {}),
   });
   mkdirSync(dirname(paths.verdicts), { recursive: true });
   writeFileSync(paths.verdicts, JSON.stringify(summary, null, 2));
-  writeJunit(paths.junit, summary, { properties: { implementation_version: summary.implementation?.version } });
+  writeJunit(paths.junit, summary, { properties: { implementation_version: summary.implementation?.version, ...coverageJunitProperties(summary.coverage) } });
   return { summary, catalogue, waiversApplied: waived.applied, waiversFile };
 }
 
@@ -108,9 +112,11 @@ export function formatSummary(s: VerdictSummary): string {
   const clauseFails = s.clauses.filter((c) => c.verdict === 'failed' || c.verdict === 'errored').map((c) => c.id);
   if (clauseFails.length) lines.push(`clauses broken: ${clauseFails.join(', ')}`);
   lines.push(...countLines(s));
+  lines.push(...coverageLines(s.coverage));
   if (s.implementation) lines.push(`implementation version: ${describeImplementation(s.implementation)}`);
+  const partial = s.coverage.status === 'partial' ? ` (partial: ${s.coverage.notJudged.must.length} must clause${s.coverage.notJudged.must.length === 1 ? '' : 's'} not judged)` : '';
   const verdict =
-    s.overall === 'nothing-tested' ? 'NOTHING TESTED (no scenario executed: this is not a pass)' : s.overall === 'conformant' ? 'CONFORMANT' : 'NON-CONFORMANT';
+    s.overall === 'nothing-tested' ? 'NOTHING TESTED (no scenario executed: this is not a pass)' : s.overall === 'conformant' ? `CONFORMANT${partial}` : 'NON-CONFORMANT';
   lines.push(`verdict: ${verdict} (fail on ${s.failOn})`);
   return lines.join('\n');
 }

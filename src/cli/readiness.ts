@@ -11,9 +11,10 @@ import { getPointer } from '../harness/expressions/values.js';
 import { targetView } from '../harness/engine/target-view.js';
 import type { PropertyTest } from '../harness/properties/catalogue.js';
 import type { Scenario } from '../harness/scenario/types.js';
-import { missingRoles, missingRolesReason, scenarioRoles } from '../harness/scenario/roles.js';
+import { planSelection, propertySkip } from '../harness/scenario/plan.js';
+import { clauseCoverage, coverageLines, type ClauseCoverage, type CoverageInput } from '../harness/report/clause-coverage.js';
+import type { ClauseCatalogue } from '../harness/spec/clauses.js';
 import { schemaRegistry } from '../harness/schemas/registry.js';
-import { missingCapabilities } from '../harness/target/capabilities.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
 
 export type Level = 'ok' | 'warn' | 'fail' | 'info';
@@ -148,22 +149,29 @@ export async function checkCredentials(
   }
 }
 
-/** Which scenarios will be skipped and why (missing capability or profile role); the rest will run. */
-export function reportSkips(target: ResolvedTarget, scenarios: readonly Scenario[], say: Say, properties: readonly PropertyTest[] = []): void {
-  const view = targetView(target);
-  const reasons = new Map<string, string[]>();
-  // Scenarios and the property tests (their needs and roles are declared in properties/catalogue.ts).
-  const tests = [
-    ...scenarios.map((s) => ({ id: s.id, needs: s.needs, roles: scenarioRoles(s) })),
-    ...properties.map((p) => ({ id: p.id, needs: p.needs ?? [], roles: p.roles ?? [] })),
+/**
+ * Which scenarios and property tests a run on `target` will skip and why (the plan every command shares,
+ * scenario/plan.ts: a clock-less form runs in its scenario's place), and the coverage that gives
+ * (report/clause-coverage.ts): returned so `doctor` can say "ready, partial".
+ */
+export function reportSkips(target: ResolvedTarget, scenarios: readonly Scenario[], say: Say, properties: readonly PropertyTest[] = [], catalogue?: Pick<ClauseCatalogue, 'clauses'>): ClauseCoverage | undefined {
+  const planTarget = { capabilities: target.capabilities, view: targetView(target) };
+  const plans = planSelection(scenarios, planTarget);
+  const predicted: CoverageInput[] = [
+    ...plans.map((p) => ({ id: p.scenario.id, verdict: p.skip ? 'skipped' as const : 'passed' as const, clauses: p.runs.covers, ...(p.skip ? { reason: p.skip } : {}) })),
+    ...properties.map((x) => {
+      const skip = propertySkip(x, planTarget);
+      return { id: x.id, verdict: skip ? 'skipped' as const : 'passed' as const, clauses: x.covers, ...(skip ? { reason: skip } : {}) };
+    }),
   ];
-  for (const t of tests) {
-    const caps = missingCapabilities(target, t.needs);
-    const roles = missingRoles(view, t.roles);
-    const reason = caps.length ? `missing ${caps.join(', ')}` : roles.length ? missingRolesReason(roles) : undefined;
-    if (reason) reasons.set(reason, [...(reasons.get(reason) ?? []), t.id]);
-  }
+  const reasons = new Map<string, string[]>();
+  for (const t of predicted) if (t.reason) reasons.set(t.reason, [...(reasons.get(t.reason) ?? []), t.id]);
   const skipped = [...reasons.values()].flat().length;
-  say('info', `${tests.length - skipped} of ${tests.length} scenarios and property tests will run`);
+  const forms = plans.filter((p) => p.via && !p.skip);
+  say('info', `${predicted.length - skipped} of ${predicted.length} scenarios and property tests will run${forms.length ? ` (${forms.length} as their clock-less form: ${forms.map((p) => `${p.scenario.id} as ${p.via}`).join(', ')})` : ''}`);
   for (const [reason, ids] of reasons) say('info', `skipped (${reason}): ${ids.join(', ')}`);
+  if (!catalogue) return undefined;
+  const coverage = clauseCoverage(predicted, catalogue);
+  say(coverage.status === 'full' ? 'ok' : 'warn', `coverage this profile will give (if every scenario that runs passes): ${coverageLines(coverage).join('; ')}`);
+  return coverage;
 }

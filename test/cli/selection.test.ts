@@ -22,41 +22,53 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const reports = process.env.FTF_REPORTS_DIR!;
 
 // The report fixtures' demo scenarios plus a broken family: one file that parses (its id is still known), one
-// with a YAML syntax error (nothing known but its path).
+// with a YAML syntax error in its steps (id, title and covers still read: scenario/partial.ts), one whose id
+// itself is broken (any --grep could have selected it).
 const specs = join(dir, 'specs');
 cpSync(join(FIXTURES, 'specs'), specs, { recursive: true });
 mkdirSync(join(specs, 'fam'), { recursive: true });
 writeFileSync(join(specs, 'fam', 'broken.yaml'), 'id: fam.broken\ntitle: broken\ncovers: [NO-SUCH-CLAUSE]\nsteps:\n  - request: { method: GET, path: /x }\n');
-writeFileSync(join(specs, 'fam', 'syntax.yaml'), 'id: fam.syntax\ntitle: [unclosed\nsteps: []\n');
+writeFileSync(join(specs, 'fam', 'syntax.yaml'), 'id: fam.syntax\ntitle: a syntax error in its steps\ncovers: [RES-HEALTH]\nsteps:\n  - request: { method: GET, path: "/x }\n');
+writeFileSync(join(specs, 'fam', 'noid.yaml'), 'id: [fam.noid\ntitle: its id is broken\nsteps: []\n');
 process.env.FTF_SPECS_DIR = specs;
 process.env.FTF_SPEC_DIR = join(FIXTURES, 'spec');
 
-const FLAG_SETS: SelectionFlags[] = [{}, { grep: 'health|broken' }, { tag: 'demo' }, { tag: 'fam' }, { shard: '1/2' }, { shard: '2/2' }, { grep: 'demo|fam|paging', shard: '2/3' }];
-const args = (f: SelectionFlags): string[] => [...(f.grep ? ['--grep', f.grep] : []), ...(f.tag ? ['--tag', f.tag] : []), ...(f.shard ? ['--shard', f.shard] : [])];
+const FLAG_SETS: SelectionFlags[] = [{}, { grep: 'health|broken' }, { tag: 'demo' }, { tag: 'fam' }, { clause: 'RES-HEALTH' }, { shard: '1/2' }, { shard: '2/2' }, { grep: 'demo|fam|paging', shard: '2/3' }];
+const args = (f: SelectionFlags): string[] => [...(f.grep ? ['--grep', f.grep] : []), ...(f.tag ? ['--tag', f.tag] : []), ...(f.clause ? ['--clause', f.clause] : []), ...(f.shard ? ['--shard', f.shard] : [])];
 const names = (s: ReturnType<typeof loadSelection>): string[] => [...s.scenarios.map((x) => x.id), ...s.extras.map((x) => x.id), ...s.problems.map((p) => p.file)].sort();
 
 test('selection: grep on "id: title @tags", tag includes the family, shards split the sorted selection', () => {
   const suite = loadScenarioSuite(specs);
   const pick = (f: SelectionFlags): string[] => names({ ...selectCatalogue(suite, specs, f, PROPERTY_TESTS), suite });
-  assert.deepEqual(pick({ grep: '^demo\\.health:' }), ['demo.health']);
-  assert.deepEqual(pick({ grep: '@smoke' }), ['demo.health']);
+  // A broken file whose id cannot be read could be any scenario: every --grep keeps it (below).
+  const noid = join(specs, 'fam/noid.yaml');
+  assert.deepEqual(pick({ grep: '^demo\\.health:' }), [noid, 'demo.health']);
+  assert.deepEqual(pick({ grep: '@smoke' }), [noid, 'demo.health']);
   assert.deepEqual(pick({ tag: '@smoke' }), ['demo.health']);
   // The family is a tag (the folder of a broken file too), as Playwright's @family tag was.
   assert.equal(pick({ tag: 'demo' }).length, 5);
-  assert.deepEqual(pick({ tag: 'fam' }), [join(specs, 'fam/broken.yaml'), join(specs, 'fam/syntax.yaml')]);
-  // A broken file is found by the id it still carries, or by its path.
-  assert.deepEqual(pick({ grep: '^fam\\.broken:' }), [join(specs, 'fam/broken.yaml')]);
-  assert.deepEqual(pick({ grep: 'fam/syntax\\.yaml' }), [join(specs, 'fam/syntax.yaml')]);
+  assert.deepEqual(pick({ tag: 'fam' }), ['broken', 'noid', 'syntax'].map((f) => join(specs, `fam/${f}.yaml`)));
+  // A broken file is found by the id it still carries (a syntax error elsewhere too), or by its path; one whose
+  // id cannot be read could be any scenario: every --grep keeps it.
+  assert.deepEqual(pick({ grep: '^fam\\.broken:' }), [join(specs, 'fam/broken.yaml'), noid]);
+  assert.deepEqual(pick({ grep: '^fam\\.syntax:' }), [noid, join(specs, 'fam/syntax.yaml')]);
+  assert.deepEqual(pick({ grep: 'fam/syntax\\.yaml' }), [noid, join(specs, 'fam/syntax.yaml')]);
+  // --clause: what covers the clause, broken files by the covers they still carry.
+  assert.ok(pick({ clause: 'RES-HEALTH' }).includes(join(specs, 'fam/syntax.yaml')));
+  assert.ok(pick({ clause: 'RES-HEALTH' }).includes('demo.health'));
+  assert.ok(!pick({ clause: 'RES-HEALTH' }).includes(join(specs, 'fam/broken.yaml')));
   assert.deepEqual(pick({ tag: 'paging' }), PROPERTY_TESTS.filter((p) => p.tags.includes('@paging')).map((p) => p.id).sort());
   assert.deepEqual(pick({ tag: 'properties' }), PROPERTY_TESTS.map((p) => p.id).sort());
   // Shards: disjoint, together the unsharded selection, sizes within one of each other.
   for (const n of [1, 2, 3, 4, 9, 12]) {
     const parts = Array.from({ length: n }, (_, i) => pick({ grep: 'demo|fam|paging', shard: `${i + 1}/${n}` }));
+    assert.equal(parts.flat().filter((x) => x === noid).length, 1, `n=${n}: the broken file lands in exactly one shard`);
     assert.deepEqual(parts.flat().sort(), pick({ grep: 'demo|fam|paging' }), `n=${n}`);
     const sizes = parts.map((p) => p.length);
     assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `n=${n}: ${sizes.join(',')}`);
   }
-  assert.deepEqual(pick({ grep: 'no-such-thing' }), []);
+  assert.deepEqual(pick({ grep: 'no-such-thing' }), [noid]);
+  assert.deepEqual(pick({ tag: 'no-such-tag' }), []);
   assert.throws(() => selectCatalogue(suite, specs, { shard: '3/2' }), /--shard must be i\/n/);
 });
 
@@ -95,6 +107,8 @@ test('list, coverage, doctor and run select the same for the same flags', { time
 
 interface Verdicts {
   overall: string;
+  clauses: { id: string; verdict: string }[];
+  coverage: { notJudged: { must: { id: string }[] } };
   scenarios: { id: string; verdict: string; record: { code?: string; location?: string }; messages: string[] }[];
 }
 
@@ -107,20 +121,25 @@ async function realRun(...flags: string[]): Promise<Verdicts> {
   return JSON.parse(readFileSync(join(reports, 'verdicts.json'), 'utf8')) as Verdicts;
 }
 
-test('a selected broken file is errored in the verdict with file:line:col, also in a shard', { timeout: 2 * runTimeoutMs(TIMEOUT_DEFAULTS, 4, 1) }, async () => {
+test('a selected broken file is errored in the verdict with file:line:col, also with a syntax error and in a shard', { timeout: 2 * runTimeoutMs(TIMEOUT_DEFAULTS, 4, 1) }, async () => {
   const byId = await realRun('--grep', '^fam\\.broken:');
   assert.equal(byId.overall, 'non-conformant');
-  assert.equal(byId.scenarios.length, 1, JSON.stringify(byId.scenarios.map((s) => s.id)));
-  const broken = byId.scenarios[0]!;
+  const broken = byId.scenarios.find((s) => s.id === 'fam.broken');
+  assert.ok(broken, JSON.stringify(byId.scenarios.map((s) => s.id)));
   assert.equal(broken.verdict, 'errored');
   assert.equal(broken.record.code, 'FTF_E_SCENARIO_INVALID');
   assert.match([broken.record.location ?? '', ...broken.messages].join('\n'), /fam\/broken\.yaml:3:\d+/);
 
-  // --tag fam --shard 1/2: the file with the syntax error (sorted first: it has no id), alone in its shard.
-  const shard = await realRun('--tag', 'fam', '--shard', '1/2');
-  assert.equal(shard.scenarios.length, 1, JSON.stringify(shard.scenarios.map((s) => s.id)));
-  const syntax = shard.scenarios[0]!;
+  // Issue 30: a YAML syntax error whose id is readable is selected by its id (never silently left out), errored
+  // under that id with file:line:col, and its clauses are errored, not judged. --shard: the file whose id cannot
+  // be read (selected by any --grep) sorts first, alone in shard 1 of 2; fam.syntax is shard 2.
+  const syntaxRun = await realRun('--grep', '^fam\\.syntax:', '--shard', '2/2');
+  assert.deepEqual(syntaxRun.scenarios.map((s) => s.id), ['fam.syntax']);
+  const syntax = syntaxRun.scenarios.find((s) => s.id === 'fam.syntax');
+  assert.ok(syntax, JSON.stringify(syntaxRun.scenarios.map((s) => s.id)));
   assert.equal(syntax.verdict, 'errored');
   assert.equal(syntax.record.code, 'FTF_E_SCENARIO_INVALID');
-  assert.match([syntax.record.location ?? '', ...syntax.messages].join('\n'), /fam\/syntax\.yaml:\d+:\d+/);
+  assert.match([syntax.record.location ?? '', ...syntax.messages].join('\n'), /fam\/syntax\.yaml:5:\d+/);
+  assert.equal(syntaxRun.clauses.find((c) => c.id === 'RES-HEALTH')?.verdict, 'errored');
+  assert.ok(syntaxRun.coverage.notJudged.must.some((c) => c.id === 'RES-HEALTH'), 'a clause named only by a file that did not load is not judged');
 });

@@ -11,6 +11,7 @@ import { missingCapabilities } from '../../harness/target/capabilities.js';
 import type { Capability } from '../../harness/target/types.js';
 import { parse } from '../args.js';
 import type { SelectionFlags } from '../../harness/scenario/selection.js';
+import { planSelection } from '../../harness/scenario/plan.js';
 import { profileCapabilities, selectedCatalogue, SELECTION_HELP, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
 import type { Command } from './types.js';
 
@@ -25,19 +26,21 @@ export interface CoverageRow {
 }
 
 /** Clause rows over the scenarios the selection picks (scenario/selection.ts; no flags = the whole catalogue). */
-export function coverageRows(caps: Set<Capability>, profileName: string, flags: SelectionFlags = {}): CoverageRow[] {
+export function coverageRows(caps: Set<Capability>, profileName: string, flags: SelectionFlags = {}, view?: Record<string, unknown>): CoverageRow[] {
   const catalogue = loadClauseCatalogue();
   const selected = selectedCatalogue(flags);
+  // The plan a run makes (scenario/plan.ts): what runs, as itself or as its clock-less form.
+  const runs = new Set(planSelection(selected.scenarios, { capabilities: caps, ...(view ? { view } : {}) }).filter((p) => !p.skip).map((p) => p.runs.id));
   return catalogue.clauses.map((c) => {
     const covering = selected.scenarios.filter((s) => s.covers.includes(c.id));
-    const runnable = covering.filter((s) => missingCapabilities({ capabilities: caps }, s.needs).length === 0);
+    const runnable = covering.filter((s) => runs.has(s.id));
     const clauseMissing = missingCapabilities({ capabilities: caps }, c.needs as Capability[]);
     const base = { id: c.id, area: specArea(c.id), level: c.level, scenarios: covering.map((s) => s.id), runnable: runnable.map((s) => s.id) };
     if (clauseMissing.length) return { ...base, status: 'untestable' as const, reason: `needs ${clauseMissing.join(', ')}, which ${profileName} lacks` };
     if (runnable.length) return { ...base, status: 'covered' as const, reason: '' };
     if (covering.length) {
       const missing = [...new Set(covering.flatMap((s) => missingCapabilities({ capabilities: caps }, s.needs)))];
-      return { ...base, status: 'uncovered' as const, reason: `its scenarios need ${missing.join(', ')}, which ${profileName} lacks` };
+      return { ...base, status: 'uncovered' as const, reason: missing.length ? `its scenarios need ${missing.join(', ')}, which ${profileName} lacks` : `its scenarios need profile roles ${profileName} does not declare` };
     }
     return { ...base, status: 'uncovered' as const, reason: 'no scenario covers it' };
   });
@@ -85,7 +88,7 @@ export const coverageCommand: Command = {
     );
     const flags = selectionFlags('coverage', v);
     const profile = profileCapabilities(v.target, v['allow-mutations'] ?? false);
-    const rows = coverageRows(profile.capabilities, profile.name, flags);
+    const rows = coverageRows(profile.capabilities, profile.name, flags, profile.view);
     if (v.json) console.log(JSON.stringify(rows, null, 2));
     else {
       for (const r of rows) console.log(`${r.status.padEnd(10)} ${r.id.padEnd(32)} ${r.level.padEnd(6)} ${r.scenarios.join(', ') || '-'}${r.reason ? `  (${r.reason})` : ''}`);

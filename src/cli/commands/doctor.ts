@@ -11,6 +11,8 @@ import { Redactor } from '../../harness/http/redactor.js';
 import { createUndiciTransport } from '../../harness/http/undici-transport.js';
 import { FtfError } from '../../shared/errors.js';
 import { parse } from '../args.js';
+import type { ClauseCoverage } from '../../harness/report/clause-coverage.js';
+import { loadClauseCatalogue } from '../../harness/spec/clauses.js';
 import { isFiltered } from '../../harness/scenario/selection.js';
 import { selectedCatalogue, SELECTION_HELP, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
 import { checkCredentials, checkPaths, checkRoles, reportSkips, type Answer, type Level } from '../readiness.js';
@@ -25,7 +27,7 @@ const TARGET_FLAG_DOCTOR: FlagHelp = { flag: '--target', value: 'FILE', text: 't
 export const doctorCommand: Command = {
   summary: 'preflight a target: reachability, token, health, clock skew, capabilities and skipped scenarios',
   help: {
-    description: 'One line per check (OK/WARN/FAIL/INFO): profile valid, base_url and auth_url reachable, token exchange for the primary credential, health check, readiness of every declared path, indication role and entity, every other credential, clock skew, capabilities, and which scenarios will be skipped and why. '
+    description: 'One line per check (OK/WARN/FAIL/INFO): profile valid, base_url and auth_url reachable, token exchange for the primary credential, health check, readiness of every declared path, indication role and entity, every other credential, clock skew, capabilities, which scenarios will be skipped and why (and which run as their clock-less form), and the clause coverage that gives: "ready, partial" when must clauses will not be judged. '
       + 'An embedded profile starts its server for the checks. Secrets are never printed. Exit 0 ready, 2 when a check failed.',
     flags: [TARGET_FLAG_DOCTOR, ...SELECTION_HELP],
     env: ['FTF_TARGET', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR', 'FTF_EMBEDDED_START_MS'],
@@ -39,6 +41,7 @@ export const doctorCommand: Command = {
       lines.push([level, text]);
       console.log(`${level.toUpperCase().padEnd(4)} ${text}`);
     };
+    let coverage: ClauseCoverage | undefined;
     const open = await openTarget(v.target, { probe: false });
     const { target } = open;
     const transport = createUndiciTransport();
@@ -98,7 +101,7 @@ export const doctorCommand: Command = {
         say('warn', `scenarios not loaded: ${(e as Error).message}`);
       }
       if (suite) {
-        reportSkips(target, suite.scenarios, say, suite.extras);
+        coverage = reportSkips(target, suite.scenarios, say, suite.extras, loadClauseCatalogue());
         if (isFiltered(flags)) say('info', `selected: ${[...suite.scenarios.map((s) => s.id), ...suite.extras.map((x) => x.id)].join(', ') || 'nothing'}`);
         for (const p of suite.problems) say('warn', `broken scenario file ${p.file} (the run reports it errored)`);
       }
@@ -107,7 +110,9 @@ export const doctorCommand: Command = {
       await open.close();
     }
     const fails = lines.filter(([l]) => l === 'fail').length;
-    console.log(fails ? `doctor: ${fails} problem${fails === 1 ? '' : 's'}; a run would not produce a verdict` : 'doctor: ready');
+    // Below full must coverage a run can be CONFORMANT only over part of the spec: "ready, partial" says so.
+    const partial = coverage?.status === 'partial' ? `, partial (${coverage.notJudged.must.length} must clause${coverage.notJudged.must.length === 1 ? '' : 's'} will not be judged: ${coverage.notJudged.must.map((x) => x.id).join(', ')})` : '';
+    console.log(fails ? `doctor: ${fails} problem${fails === 1 ? '' : 's'}; a run would not produce a verdict` : `doctor: ready${partial}`);
     return fails ? 2 : 0;
   },
 };

@@ -1,6 +1,6 @@
 /** `list`: the scenarios with their clause ids, tags and needs; with a target, which ones it will skip and why. */
 import { describeProblem } from '../../harness/scenario/load.js';
-import { missingCapabilities } from '../../harness/target/capabilities.js';
+import { planSelection, propertySkip } from '../../harness/scenario/plan.js';
 import { FtfError } from '../../shared/errors.js';
 import { parse } from '../args.js';
 import { profileCapabilities, scenarioFile, selectedCatalogue, SELECTION_HELP, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';
@@ -24,7 +24,9 @@ export const listCommand: Command = {
     const selected = selectedCatalogue(selectionFlags('list', v));
     const { suite, problems } = selected;
     const profile = profileCapabilities(v.target);
-    const rows = selected.scenarios.map((s) => ({
+    // The plan every command shares (scenario/plan.ts): a clock-less form runs inside its scenario's test.
+    const plans = planSelection(selected.scenarios, profile);
+    const rows = plans.map(({ scenario: s, via, skip, missing }) => ({
       id: s.id,
       title: s.title,
       family: s.family,
@@ -33,26 +35,30 @@ export const listCommand: Command = {
       tags: s.tags,
       needs: s.needs,
       level: s.level,
-      skipped_because: missingCapabilities(profile, s.needs),
+      ...(s.clocklessForm !== undefined ? { clockless_form: s.clocklessForm } : {}),
+      ...(via !== undefined ? { runs_as: via } : {}),
+      skipped_because: skip === undefined ? [] : missing.length ? missing : [skip],
+      ...(skip !== undefined ? { skip_reason: skip } : {}),
     }));
+    const properties = selected.extras.map((x) => ({ id: x.id, title: x.title, tags: x.tags, clauses: x.covers, ...(propertySkip(x, profile) ? { skip_reason: propertySkip(x, profile) } : {}) }));
     if (v.json) {
-      console.log(
-        JSON.stringify({ target: profile.name, scenarios: rows, properties: selected.extras.map((x) => ({ id: x.id, title: x.title, tags: x.tags })), problems: problems.map((p) => ({ file: p.file, errors: describeProblem(p) })) }, null, 2),
-      );
+      console.log(JSON.stringify({ target: profile.name, scenarios: rows, properties, problems: problems.map((p) => ({ file: p.file, ...(p.partial?.id ? { id: p.partial.id } : {}), errors: describeProblem(p) })) }, null, 2));
     } else {
       for (const r of rows) {
         console.log(`${r.id}  (${r.family})  ${r.title}`);
-        console.log(`    clauses: ${r.clauses.join(', ')}${r.tags.length ? `   tags: ${r.tags.map((t) => `@${t}`).join(' ')}` : ''}${r.needs.length ? `   needs: ${r.needs.join(', ')}` : ''}`);
-        if (r.skipped_because.length) console.log(`    skipped on ${profile.name}: missing ${r.skipped_because.join(', ')}`);
+        console.log(`    clauses: ${r.clauses.join(', ')}${r.tags.length ? `   tags: ${r.tags.map((t) => `@${t}`).join(' ')}` : ''}${r.needs.length ? `   needs: ${r.needs.join(', ')}` : ''}${r.clockless_form ? `   clock-less form: ${r.clockless_form}` : ''}`);
+        if (r.runs_as) console.log(`    runs as ${r.runs_as} on ${profile.name} (its clock-less form: the target has no clock control)`);
+        if (r.skip_reason) console.log(`    skipped on ${profile.name}: ${r.skip_reason}`);
       }
-      for (const x of selected.extras) console.log(`${x.id}  (property)  ${x.title}`);
-      for (const p of problems) console.log(`BROKEN ${p.file}\n${describeProblem(p).replace(/^/gm, '    ')}`);
-      const skipped = rows.filter((r) => r.skipped_because.length).length;
+      for (const x of properties) console.log(`${x.id}  (property)  ${x.title}${x.skip_reason ? `\n    skipped on ${profile.name}: ${x.skip_reason}` : ''}`);
+      for (const p of problems) console.log(`BROKEN ${p.file}${p.partial?.id ? ` (${p.partial.id})` : ''}\n${describeProblem(p).replace(/^/gm, '    ')}`);
+      const skipped = rows.filter((r) => r.skip_reason).length + properties.filter((x) => x.skip_reason).length;
+      const forms = rows.filter((r) => r.runs_as).length;
       console.log(
-        `${rows.length} scenario${rows.length === 1 ? '' : 's'} (${skipped} skipped on ${profile.name}), ${selected.extras.length} propert${selected.extras.length === 1 ? 'y' : 'ies'}, ${problems.length} broken file${problems.length === 1 ? '' : 's'}`,
+        `${rows.length + properties.length} test${rows.length + properties.length === 1 ? '' : 's'}: ${rows.length} scenario${rows.length === 1 ? '' : 's'} (${forms} as clock-less form), ${properties.length} propert${properties.length === 1 ? 'y' : 'ies'}; ${skipped} skipped on ${profile.name}; ${problems.length} broken file${problems.length === 1 ? '' : 's'} (errored in a run)`,
       );
     }
-    if (rows.length + selected.extras.length + problems.length === 0) {
+    if (rows.length + properties.length + problems.length === 0) {
       throw new FtfError('FTF_E_NOTHING_SELECTED', suite.scenarios.length ? 'the selection (--grep/--tag/--shard) matched no scenario' : 'no scenario found under specs/', {
         hint: 'check the pattern; `ftf-conformance list` without filters shows every scenario',
       });

@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, wri
 import { basename, join, resolve } from 'node:path';
 import { reportPaths } from '../../harness/report/paths.js';
 import { DIGESTS_FILE, readDigestFile, DigestSet } from '../../harness/report/secret-digests.js';
+import { parseCoverageGate } from '../../harness/report/clause-coverage.js';
 import { BLOB_DIR, checkShardSet, readShardManifest } from '../../harness/report/shards.js';
 import { FtfError } from '../../shared/errors.js';
 import { oneOf, parse, UsageError } from '../args.js';
@@ -30,6 +31,8 @@ export const mergeCommand: Command = {
     flags: [
       TARGET_FLAG,
       SUITE_FLAGS.failOn,
+      SUITE_FLAGS.minClauses,
+      SUITE_FLAGS.maxSkipped,
       SUITE_FLAGS.waivers,
       SUITE_FLAGS.noReport,
       { flag: 'SHARD_REPORTS_DIR', text: 'a reports folder written by `run --shard i/n`', positional: true, repeatable: true },
@@ -41,10 +44,11 @@ export const mergeCommand: Command = {
     const { values: v, positionals } = parse(
       'merge',
       argv,
-      { target: { type: 'string' }, 'fail-on': { type: 'string' }, waivers: { type: 'string' }, 'no-report': { type: 'boolean' } },
+      { target: { type: 'string' }, 'fail-on': { type: 'string' }, waivers: { type: 'string' }, 'no-report': { type: 'boolean' }, 'min-clauses': { type: 'string' }, 'max-skipped': { type: 'string' } },
       true,
     );
     const failOn = oneOf('merge', 'fail-on', v['fail-on'], ['must', 'should'] as const, 'must');
+    const coverageGate = parseCoverageGate(v['min-clauses'], v['max-skipped'], (m) => new UsageError('merge', m));
     if (positionals.length === 0) throw new UsageError('merge', 'name the reports folders of the shards (each written by `run --shard i/n`)');
     const paths = reportPaths();
     const dirs = positionals.map((d) => resolve(d));
@@ -85,6 +89,7 @@ export const mergeCommand: Command = {
       ...(v.target ? { target: v.target } : {}),
       selection: set.selection,
       failOn,
+      coverageGate,
       ...(v.waivers ? { waivers: v.waivers } : {}),
       allowMutations: false,
       certification: false,

@@ -12,6 +12,7 @@ import { discardPrevious } from '../discard-previous.js';
 import { reportPaths } from '../../harness/report/paths.js';
 import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
+import { parseCoverageGate, type CoverageGate } from '../../harness/report/clause-coverage.js';
 import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js';
 import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE, resolveTargetFile } from '../../harness/target/load.js';
 import { startLaunchBroker, type LaunchBroker, type LaunchRequest } from '../../embedded/broker.js';
@@ -35,6 +36,7 @@ export const RUN_OPTIONS = {
   target: { type: 'string' },
   grep: { type: 'string' },
   tag: { type: 'string' },
+  clause: { type: 'string' },
   shard: { type: 'string' },
   phase: { type: 'string' },
   'fail-on': { type: 'string' },
@@ -44,11 +46,15 @@ export const RUN_OPTIONS = {
   'wait-report': { type: 'boolean' },
   'evaluate-only': { type: 'boolean' },
   workers: { type: 'string' },
+  'min-clauses': { type: 'string' },
+  'max-skipped': { type: 'string' },
 } as const;
 
 /** Flags run and certify share (help data; src/cli/help.ts renders it). */
 export const TARGET_FLAG: FlagHelp = { flag: '--target', value: 'FILE', text: 'target profile (docs/target-profiles.md)', default: 'fixtures/targets/reference.yaml, the embedded reference server', env: 'FTF_TARGET' };
-export const SUITE_FLAGS: Record<'failOn' | 'waivers' | 'allowMutations' | 'noReport' | 'waitReport' | 'evaluateOnly' | 'workers', FlagHelp> = {
+export const SUITE_FLAGS: Record<'failOn' | 'waivers' | 'allowMutations' | 'noReport' | 'waitReport' | 'evaluateOnly' | 'workers' | 'minClauses' | 'maxSkipped', FlagHelp> = {
+  minClauses: { flag: '--min-clauses', value: 'N|all-must', text: 'coverage gate: fail (exit 1, listing the clauses not judged) unless at least N clauses were judged, or `all-must`: every must clause of clauses.yaml' },
+  maxSkipped: { flag: '--max-skipped', value: 'N', text: 'coverage gate: fail (exit 1, listing them) when more than N scenarios were skipped or not applicable' },
   failOn: { flag: '--fail-on', value: 'must|should', text: '`should` makes should-level warnings fail the run', default: 'must' },
   waivers: { flag: '--waivers', value: 'FILE', text: 'waivers file (see Waivers); a named file that does not exist exits 2', default: '<profile dir>/<profile basename>.waivers.yaml' },
   allowMutations: { flag: '--allow-mutations', text: 'the second opt-in (with `allow_mutations: true` in the profile) for mutating a production target' },
@@ -82,6 +88,8 @@ export async function runSuite(
     /** Build the Allure HTML: true before returning, 'background' after the verdict and the leak scan (`run`). */
     report: boolean | 'background';
     workers?: string;
+    /** `--min-clauses` / `--max-skipped`. */
+    coverageGate?: CoverageGate;
     /** `merge`: the merged shards' own filter state and problems (missing shards...). */
     filtered?: boolean;
     problems?: string[];
@@ -158,6 +166,7 @@ export async function runSuite(
       certification: opts.certification,
       filtered,
       ...(opts.waivers ? { waiversFile: opts.waivers } : {}),
+      ...(opts.coverageGate ? { coverageGate: opts.coverageGate } : {}),
       target: open.target,
     });
     console.log(formatSummary(evaluation.summary));
@@ -217,6 +226,8 @@ export const runCommand: Command = {
       TARGET_FLAG,
       ...SELECTION_HELP,
       SUITE_FLAGS.failOn,
+      SUITE_FLAGS.minClauses,
+      SUITE_FLAGS.maxSkipped,
       SUITE_FLAGS.waivers,
       SUITE_FLAGS.allowMutations,
       SUITE_FLAGS.noReport,
@@ -236,12 +247,14 @@ export const runCommand: Command = {
     const { values: v } = parse('run', dash >= 0 ? argv.slice(0, dash) : argv, RUN_OPTIONS);
     const selection = selectionFlags('run', v);
     const workers = workersFlag('run', v.workers);
+    const coverageGate = parseCoverageGate(v['min-clauses'], v['max-skipped'], (m) => new UsageError('run', m));
     const extra = passthroughArgs('run', dash >= 0 ? argv.slice(dash + 1) : []);
     if (!v['evaluate-only']) checkShardPhases('run', selection, v.target);
     const suite = await runSuite('run', {
       ...(v.target ? { target: v.target } : {}),
       selection: { ...selection, extra },
       failOn: oneOf('run', 'fail-on', v['fail-on'], ['must', 'should'] as const, 'must'),
+      coverageGate,
       ...(v.waivers ? { waivers: v.waivers } : {}),
       allowMutations: v['allow-mutations'] ?? false,
       certification: false,

@@ -12,11 +12,24 @@ export interface PropertyTest {
   needs?: readonly Capability[];
   /** Profile roles (`table.role`, as scenario/roles.ts derives them for scenarios) it cannot run without. */
   roles?: readonly string[];
+  /** Clause ids it checks: annotated on its test (specs/properties), selected by `--clause`, counted by coverage. */
+  covers: readonly string[];
 }
 
+/** The clauses every paging property checks. */
+export const PAGING_CLAUSES = ['EP-EVENT-PAGING', 'EP-EVENT-FENCE', 'EP-EVENT-PAGE-LIMIT', 'EP-EVENT-TOTAL', 'EVS-ORDER'] as const;
+/** The clauses the stateful model property checks (named in every violation). */
+export const MODEL_CLAUSES = [
+  'EP-SUBSCRIBE-IDEMPOTENCY-KEY', 'EP-SUBSCRIBE-REPLAY', 'EP-SUBSCRIBE-NEW-KEY', 'ERR-AMOUNT-MIN', 'ERR-INDICATION-UID',
+  'EP-CHECKPOINT-CREATE', 'EP-CHECKPOINT-CYCLE', 'EP-CHECKPOINT-CONFLICT', 'EP-CHECKPOINT-SCOPE', 'RES-CHECKPOINT',
+  ...PAGING_CLAUSES,
+  'RES-CHECKPOINT-DELETE', 'ERR-NOT-FOUND', 'EP-WEBHOOK', 'RES-WEBHOOK-DELETE', 'AUTH-ENDPOINT-403', 'AUTH-ENTITY-403',
+  'AUTH-EVENT-SCOPE', 'EP-ENTITY-SCOPE', 'EP-SUBSCRIPTION-LIST', 'EP-HOLDING-GET', 'ST-HOLDING-AFTER-SUBSCRIPTION',
+] as const;
+
 export const PROPERTY_TESTS: readonly PropertyTest[] = [
-  { id: 'properties.paging-fenced-slice', title: 'paging: fenced walks return exactly the fenced slice of the stream', tags: ['@properties', '@paging'] },
-  { id: 'properties.paging-head-fence', title: 'paging: a fence taken from pageInfo.endCursor holds while the stream grows', tags: ['@properties', '@paging'] },
+  { id: 'properties.paging-fenced-slice', title: 'paging: fenced walks return exactly the fenced slice of the stream', tags: ['@properties', '@paging'], covers: PAGING_CLAUSES },
+  { id: 'properties.paging-head-fence', title: 'paging: a fence taken from pageInfo.endCursor holds while the stream grows', tags: ['@properties', '@paging'], covers: PAGING_CLAUSES },
   // @exclusive: its model assumes no one else writes the stream, checkpoints or keys while it runs, so against a
   // shared target it runs in the one-at-a-time phase (src/harness/shared-phases.ts).
   {
@@ -25,6 +38,7 @@ export const PROPERTY_TESTS: readonly PropertyTest[] = [
     tags: ['@properties', '@model', '@mutation', '@exclusive'],
     needs: ['mutation'],
     roles: ['indications.primary', 'entities.allowed'],
+    covers: MODEL_CLAUSES,
   },
 ];
 

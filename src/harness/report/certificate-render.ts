@@ -16,13 +16,22 @@ function skipsText(x: Certificate['skips'][number]): string {
   return reasons.join('; ') || '-';
 }
 
+/** The coverage line: "partial" when a must clause was not judged (clause-coverage.ts); nothing for a certificate without it. */
+export function coverageText(c: Pick<Certificate, 'coverage'>): string | undefined {
+  const k = c.coverage as Certificate['coverage'] | undefined;
+  if (!k) return undefined;
+  const judged = `must ${k.must.judged} of ${k.must.total}, should ${k.should.judged} of ${k.should.total} clauses judged`;
+  return k.status === 'partial' ? `PARTIAL: ${judged}; must clauses not judged: ${k.notJudged.must.map((x) => x.id).join(', ')}` : `full: ${judged}`;
+}
+
 export function certificateMarkdown(c: Certificate): string {
   const t = c.verdict.totals;
   const lines = [
     `# FTF conformance certificate: ${md(c.target.name)}`,
     '',
-    `**Verdict: ${c.verdict.overall.toUpperCase()}** (fail on: ${c.run.fail_on})`,
+    `**Verdict: ${c.verdict.overall.toUpperCase()}** (fail on: ${c.run.fail_on})${c.coverage?.status === 'partial' ? ` **partial**: ${c.coverage.notJudged.must.length} must clauses not judged` : ''}`,
     '',
+    ...(coverageText(c) ? [`Coverage: ${md(coverageText(c)!)}`, ''] : []),
     '| | |',
     '|---|---|',
     `| Target | ${md(c.target.base_url)} (${md(c.target.environment)}) |`,
@@ -79,7 +88,8 @@ table{border-collapse:collapse;width:100%;margin:1rem 0}td,th{border:1px solid #
 code{font-size:12px;word-break:break-all}
 </style></head><body>
 <h1>FTF conformance certificate: ${e(c.target.name)}</h1>
-<p>Verdict: <span class="v ${e(c.verdict.overall)}">${e(c.verdict.overall.toUpperCase())}</span> (fail on: ${e(c.run.fail_on)})</p>
+<p>Verdict: <span class="v ${e(c.verdict.overall)}">${e(c.verdict.overall.toUpperCase())}</span> (fail on: ${e(c.run.fail_on)})${c.coverage?.status === 'partial' ? ` <strong>partial</strong>: ${c.coverage.notJudged.must.length} must clauses not judged` : ''}</p>
+${coverageText(c) ? `<p>Coverage: ${e(coverageText(c)!)}</p>` : ''}
 <table>
 ${row(['Target', `${e(c.target.base_url)} (${e(c.target.environment)})`])}
 ${row(['Auth URL', e(c.target.auth_url)])}

@@ -11,6 +11,7 @@ import { REPO_ROOT } from '../repo-root.js';
 import { signPayload, verifyPayload, publicKeyFingerprint, type SigningKey } from './signing.js';
 import { harnessIdentity, type HarnessIdentity } from './harness-identity.js';
 import type { ImplementationVersion } from './implementation.js';
+import type { ClauseCoverage } from './clause-coverage.js';
 import type { ClauseVerdict, OverallVerdict, ScenarioVerdict, Totals, VerdictSummary } from './verdicts.js';
 import type { Waiver } from './waivers.js';
 
@@ -35,6 +36,8 @@ export interface CertificateBody {
   files: { scenarios: Record<string, string>; schemas: Record<string, string> };
   run: { started_at: string; finished_at: string; fail_on: string; certification: boolean };
   verdict: { overall: OverallVerdict; totals: Totals };
+  /** Clauses judged / not judged by level, skips by reason; `partial` when a must clause was not judged (clause-coverage.ts). */
+  coverage: ClauseCoverage;
   /** Per environment (Playwright project; an external target: its profile's environment): tests run and skipped, by reason. */
   skips: CertificateSkips[];
   clauses: { id: string; level: string; verdict: ClauseVerdict; scenarios: { id: string; verdict: ClauseVerdict }[] }[];
@@ -89,6 +92,7 @@ export function buildCertificateBody(input: CertificateInput): CertificateBody {
     run: { started_at: input.startedAt, finished_at: input.finishedAt, fail_on: summary.failOn, certification: true },
     implementation: summary.implementation ?? { source: 'none', observed: [] },
     verdict: { overall: summary.overall, totals: summary.totals },
+    coverage: summary.coverage,
     skips: skipsOf(summary, input.target.environment),
     clauses: summary.clauses.map((c) => ({ id: c.id, level: c.level, verdict: c.verdict, scenarios: c.scenarios })),
     scenarios: summary.scenarios.map((s) => ({

@@ -16,6 +16,8 @@ export const BLOB_DIR = 'blob-report';
 export interface ShardManifest {
   grep: string | null;
   tag: string | null;
+  /** `run --clause` (absent in a manifest written before it existed). */
+  clause?: string | null;
   shard: string | null;
   /** `run --phase`: a part of a run against one shared target (the shared phase sharded, the exclusive one whole). */
   phase: SelectionPhase | null;
@@ -23,7 +25,7 @@ export interface ShardManifest {
 
 export function writeShardManifest(reportsRoot: string, flags: SelectionFlags): void {
   mkdirSync(reportsRoot, { recursive: true });
-  const manifest: ShardManifest = { grep: flags.grep ?? null, tag: flags.tag ?? null, shard: flags.shard ?? null, phase: flags.phase ?? null };
+  const manifest: ShardManifest = { grep: flags.grep ?? null, tag: flags.tag ?? null, clause: flags.clause ?? null, shard: flags.shard ?? null, phase: flags.phase ?? null };
   writeFileSync(join(reportsRoot, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
@@ -41,7 +43,7 @@ export function readShardManifest(reportsRoot: string): ShardManifest {
   const m = raw as Partial<ShardManifest>;
   const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
   const phase = (SELECTION_PHASES as readonly unknown[]).includes(m.phase) ? (m.phase as SelectionPhase) : null;
-  return { grep: str(m.grep), tag: str(m.tag), shard: str(m.shard), phase };
+  return { grep: str(m.grep), tag: str(m.tag), clause: str(m.clause), shard: str(m.shard), phase };
 }
 
 /**
@@ -54,7 +56,7 @@ export function checkShardSet(manifests: ShardManifest[]): { problems: string[];
   const problems: string[] = [];
   const first = manifests[0];
   if (!first) return { problems: ['no shard folders to merge'], filtered: true, selection: {} };
-  if (manifests.some((m) => m.grep !== first.grep || m.tag !== first.tag)) problems.push('the shards were run with different --grep/--tag selections: they are not one run');
+  if (manifests.some((m) => m.grep !== first.grep || m.tag !== first.tag || (m.clause ?? null) !== (first.clause ?? null))) problems.push('the shards were run with different --grep/--tag/--clause selections: they are not one run');
   let missingPart = false;
   let sharded = manifests;
   if (manifests.some((m) => m.phase)) {
@@ -82,6 +84,6 @@ export function checkShardSet(manifests: ShardManifest[]): { problems: string[];
   for (const [index, count] of seen) if (count > 1) problems.push(`shard ${index}/${total} is given ${count} times`);
   const missing = shards.length > 0 && shards.every((s) => s !== undefined) ? Array.from({ length: total }, (_, i) => i + 1).filter((i) => !seen.has(i)) : [];
   if (missing.length) problems.push(`shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${total}`).join(', ')} missing: the merged run does not hold the whole selection`);
-  const selection: SelectionFlags = { ...(first.grep ? { grep: first.grep } : {}), ...(first.tag ? { tag: first.tag } : {}) };
-  return { problems, filtered: Boolean(first.grep || first.tag) || missing.length > 0 || missingPart, selection };
+  const selection: SelectionFlags = { ...(first.grep ? { grep: first.grep } : {}), ...(first.tag ? { tag: first.tag } : {}), ...(first.clause ? { clause: first.clause } : {}) };
+  return { problems, filtered: Boolean(first.grep || first.tag || first.clause) || missing.length > 0 || missingPart, selection };
 }

@@ -3,6 +3,7 @@
  * A run that executed no scenario is `nothing-tested`, never green.
  */
 import type { ClauseCatalogue, ClauseLevel } from '../spec/clauses.js';
+import { clauseCoverage, coverageGateProblems, type ClauseCoverage, type CoverageGate } from './clause-coverage.js';
 import type { ImplementationVersion } from './implementation.js';
 import type { OutcomeRecord } from './outcome.js';
 import type { ScenarioResult } from './scenario-results.js';
@@ -67,6 +68,8 @@ export interface VerdictSummary {
   tests?: TestTally;
   /** The implementation under test (implementation.ts), when known. */
   implementation?: ImplementationVersion;
+  /** Clauses judged / not judged by level, skips by reason (clause-coverage.ts). */
+  coverage: ClauseCoverage;
 }
 
 /**
@@ -150,7 +153,7 @@ export function worst(verdicts: readonly ClauseVerdict[]): ClauseVerdict {
 export function summarize(
   scenarios: ScenarioOutcome[],
   catalogue: ClauseCatalogue,
-  options: { failOn?: FailOn; problems?: string[]; notes?: string[]; tests?: TestTally; implementation?: ImplementationVersion } = {},
+  options: { failOn?: FailOn; problems?: string[]; notes?: string[]; tests?: TestTally; implementation?: ImplementationVersion; coverageGate?: CoverageGate } = {},
 ): VerdictSummary {
   const failOn = options.failOn ?? 'must';
   const totals = Object.fromEntries(SCENARIO_VERDICTS.map((v) => [v, 0])) as Totals;
@@ -165,13 +168,16 @@ export function summarize(
     return { id: c.id, level: c.level, verdict: worst(list.map((x) => x.verdict)), scenarios: list };
   });
   const unknownClauses = [...byClause.keys()].filter((id) => !catalogue.byId.has(id)).sort();
-  const problems = [...(options.problems ?? [])];
+  const coverage = clauseCoverage(scenarios, catalogue);
+  // A gate's coverage requirement not met is a problem of the verdict (exit 1), with the list.
+  const problems = [...(options.problems ?? []), ...coverageGateProblems(coverage, options.coverageGate ?? {})];
   const failing = totals.failed + totals.errored + (failOn === 'should' ? totals.warning : 0);
   const overall: OverallVerdict = totals.executed === 0 ? 'nothing-tested' : failing > 0 || problems.length > 0 ? 'non-conformant' : 'conformant';
   return {
     overall, failOn, totals, scenarios, clauses, unknownClauses, problems, notes: [...(options.notes ?? [])],
     ...(options.tests ? { tests: options.tests } : {}),
     ...(options.implementation ? { implementation: options.implementation } : {}),
+    coverage,
   };
 }
 

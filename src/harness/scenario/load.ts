@@ -11,6 +11,7 @@ import { REPO_ROOT } from '../repo-root.js';
 import { loadClauseCatalogue, type Clause } from '../spec/clauses.js';
 import { namesEnvironment } from './environment.js';
 import { attributionErrors } from './clause-attribution.js';
+import { partialOfValue, salvagePartial, UNREADABLE, type PartialScenario } from './partial.js';
 import { analyzeSteps, analyzeVars, BUILTIN_VARS, stepKind, type Analysis, type GroupInfo } from './semantic.js';
 import { readYaml, type YamlSource } from '../yaml/source.js';
 import { scenarioError, syntaxErrors } from './errors.js';
@@ -21,8 +22,8 @@ export interface ScenarioProblem {
   file: string;
   /** All errors of the file, first one first. */
   errors: FtfError[];
-  /** What could still be read of a broken file (string fields only), so a selection can name it (scenario/selection.ts). */
-  partial?: { id?: string; title?: string; tags?: string[] };
+  /** What could still be read of a broken file, so a selection can name it (scenario/selection.ts, scenario/partial.ts). */
+  partial?: PartialScenario;
 }
 
 export interface ScenarioSuite {
@@ -70,7 +71,7 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
         scenarios.push(scenario);
       }
     }
-    if (errors.length > 0) problems.push({ file, errors, partial: partialOf(src?.value) });
+    if (errors.length > 0) problems.push({ file, errors, partial: !src ? UNREADABLE : src.problems.length > 0 ? salvagePartial(file) : partialOfValue(src.value) });
   }
   return { scenarios: linkClocklessForms(scenarios, problems), problems, groups: groupSet.built };
 }
@@ -101,7 +102,11 @@ function linkClocklessForms(scenarios: Scenario[], problems: ScenarioProblem[]):
                 : undefined;
     if (why !== undefined || !form) {
       broken.add(s.id);
-      problems.push({ file: s.source.file, errors: [scenarioError(`clockless_form: ${why ?? 'invalid'}`, { ...s.source }, 'name a scenario that covers the same clauses without needing clock or funding')] });
+      problems.push({
+        file: s.source.file,
+        errors: [scenarioError(`clockless_form: ${why ?? 'invalid'}`, { ...s.source }, 'name a scenario that covers the same clauses without needing clock or funding')],
+        partial: { id: s.id, title: s.title, family: s.family, ...(s.tags.length ? { tags: s.tags } : {}), covers: s.covers },
+      });
       continue;
     }
     taken.set(form.id, s.id);
@@ -132,18 +137,6 @@ export function loadScenarios(dir = 'specs', opts: LoadOptions = {}): Scenario[]
   const first = suite.problems[0]?.errors[0];
   if (first) throw first;
   return suite.scenarios;
-}
-
-/** The string id/title/tags a broken file still carries (nothing of a file that is not a mapping). */
-function partialOf(value: unknown): NonNullable<ScenarioProblem['partial']> {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-  const doc = value as Record<string, unknown>;
-  const tags = Array.isArray(doc.tags) ? doc.tags.filter((t): t is string => typeof t === 'string') : [];
-  return {
-    ...(typeof doc.id === 'string' ? { id: doc.id } : {}),
-    ...(typeof doc.title === 'string' ? { title: doc.title } : {}),
-    ...(tags.length ? { tags } : {}),
-  };
 }
 
 /** Format a problem for a test failure or a CLI: every error on its own line. */
@@ -311,7 +304,7 @@ export function yamlFiles(dir: string): string[] {
 
 function asFtfError(e: unknown, file: string): FtfError {
   if (e instanceof FtfError) return e;
-  return new FtfError('FTF_E_SCENARIO_INVALID', `cannot read scenario file: ${(e as Error).message}`, { location: { file }, cause: e });
+  return new FtfError('FTF_E_SCENARIO_INVALID', `cannot read scenario file: ${(e as Error).message}`, { location: { file, line: 1, column: 1 }, cause: e });
 }
 
 const display = (file: string): string => relative(REPO_ROOT, file) || file;

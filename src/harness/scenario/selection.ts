@@ -1,6 +1,6 @@
 /**
- * THE selection of the catalogue: which scenarios, broken scenario files and property tests `--grep`, `--tag`
- * and `--shard i/n` pick. `list`, `doctor`, `coverage` call it in the CLI; `run`/`certify` hand the flags to
+ * THE selection of the catalogue: which scenarios, broken scenario files and property tests `--grep`, `--tag`,
+ * `--clause` and `--shard i/n` pick. `list`, `doctor`, `coverage` call it in the CLI; `run`/`certify` hand the flags to
  * Playwright's workers (selectionEnv -> selectionFromEnv) where specs/conformance.spec.ts and the property
  * specs declare only what it returns. One function, so every command shows exactly what a run would run.
  *
@@ -13,7 +13,12 @@
  * - phase shared|exclusive: only what may run side by side on one shared target / only what must run alone there
  *   (the @exclusive tag, isolation.ts). A sharded CI run against one external server shards the shared phase and
  *   runs the exclusive phase once, after the shards (docs/ci/README.md; run refuses other shards of such a target).
- * - shard i/n: of what grep/tag/phase kept, sorted by key (scenario id, property id, broken file path), the i-th of
+ * - clause: clause ids (comma-separated): what covers one of them (a property test by its catalogue `covers`).
+ * - a clock-less form is no candidate of its own: it belongs to the scenario it stands in for (it runs inside that
+ *   scenario's test, scenario/plan.ts decides which of the two runs), so either's id, tags or clauses select both.
+ * - a broken file is matched on what it still says (scenario/partial.ts: a YAML syntax error loses only the broken
+ *   block); a field it may carry but that could not be read keeps it in every selection that looks at that field.
+ * - shard i/n: of what grep/tag/clause/phase kept, sorted by key (scenario id, property id, broken file path), the i-th of
  *   n contiguous slices (sizes differ by at most one). Every candidate lands in exactly one shard, so n
  *   shards together are the unsharded selection, broken files included.
  *
@@ -27,12 +32,15 @@ import { EXCLUSIVE_TAG, exclusiveReasons } from './isolation.js';
 import { PRODUCTION_TAG, productionReasons } from './environment.js';
 import type { Capability } from '../target/types.js';
 import type { ScenarioProblem, ScenarioSuite } from './load.js';
+import { UNREADABLE } from './partial.js';
 import { loadScenarioSuiteOnce } from './suite-cache.js';
 import type { Scenario } from './types.js';
 
 export interface SelectionFlags {
   grep?: string;
   tag?: string;
+  /** Clause ids (comma-separated): what covers any of them. */
+  clause?: string;
   /** "i/n", 1 <= i <= n. */
   shard?: string;
   /** One of the two phases of a run against a shared target (SELECTION_PHASES). */
@@ -50,6 +58,8 @@ export interface ExtraTest {
   tags: readonly string[];
   /** Capabilities it needs (a property test's `needs`): environment.ts reads them. */
   needs?: readonly Capability[];
+  /** Clause ids it checks (`--clause` selects by them). */
+  covers?: readonly string[];
 }
 
 export interface Selected<T extends ExtraTest = ExtraTest> {
@@ -60,8 +70,12 @@ export interface Selected<T extends ExtraTest = ExtraTest> {
 
 interface Candidate {
   key: string;
-  text: string;
+  /** What --grep searches; several texts when any may match (a scenario and its clock-less form). */
+  texts: string[];
   tags: string[];
+  covers: readonly string[];
+  /** Fields a broken file may carry but that could not be read: a filter on them keeps the file (partial.ts). */
+  unknown?: ReadonlySet<string>;
   pick(into: Selected<ExtraTest>): void;
 }
 
@@ -90,28 +104,57 @@ export function extraTestTags(x: ExtraTest): string[] {
   return [...new Set([...tags, ...(productionReasons({ needs: x.needs ?? [], tags }).length ? [PRODUCTION_TAG] : [])])];
 }
 
-/** The selection of `suite` (loaded from `root`) plus `extras` for the flags. Pure: no I/O. */
+const textOf = (id: string, title: string, tags: readonly string[]): string => `${id}: ${title} ${tags.map((t) => `@${t}`).join(' ')}`;
+
+/**
+ * The selection of `suite` (loaded from `root`) plus `extras` for the flags. Pure: no I/O.
+ * A clock-less form is no candidate of its own: it is part of the scenario it stands in for (it runs inside that
+ * scenario's test), so selecting either by id, tag or clause selects both, and `scenarios` holds both.
+ */
 export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 'scenarios' | 'problems'>, root: string, flags: SelectionFlags, extras: readonly T[] = []): Selected<T> {
+  const forms = new Map(suite.scenarios.filter((s) => s.formOf !== undefined).map((s) => [s.formOf!, s]));
   const candidates: Candidate[] = [
-    ...suite.scenarios.map((s) => {
+    ...suite.scenarios.filter((s) => s.formOf === undefined).map((s) => {
+      const form = forms.get(s.id);
       const tags = scenarioTestTags(s);
-      return { key: s.id, text: `${s.id}: ${s.title} ${tags.map((t) => `@${t}`).join(' ')}`, tags, pick: (into: Selected<ExtraTest>) => void into.scenarios.push(s) };
+      const formTags = form ? scenarioTestTags(form) : [];
+      return {
+        key: s.id,
+        texts: [textOf(s.id, s.title, tags), ...(form ? [textOf(form.id, form.title, formTags)] : [])],
+        tags: [...new Set([...tags, ...formTags])],
+        covers: s.covers,
+        pick: (into: Selected<ExtraTest>) => void into.scenarios.push(s, ...(form ? [form] : [])),
+      };
     }),
     ...suite.problems.map((p) => {
       const path = relative(root, p.file).split('\\').join('/');
-      const tags = [...new Set([folderOf(root, p.file), ...(p.partial?.tags ?? []), 'invalid-scenario'])];
-      const named = [p.partial?.id, p.partial?.title].filter((x) => x !== undefined).join(': ');
-      return { key: `${p.partial?.id ?? ''}\u0000${path}`, text: `${named ? `${named} ` : ''}scenario file is invalid: ${path} ${tags.map((t) => `@${t}`).join(' ')}`, tags, pick: (into: Selected<ExtraTest>) => void into.problems.push(p) };
+      const partial = p.partial ?? UNREADABLE;
+      const tags = [...new Set([folderOf(root, p.file), ...(partial.family ? [partial.family] : []), ...(partial.tags ?? []), 'invalid-scenario'])];
+      const named = [partial.id, partial.title].filter((x) => x !== undefined).join(': ');
+      return {
+        key: `${partial.id ?? ''}\u0000${path}`,
+        texts: [`${named ? `${named} ` : ''}scenario file is invalid: ${path} ${tags.map((t) => `@${t}`).join(' ')}`],
+        tags,
+        covers: partial.covers ?? [],
+        unknown: new Set(partial.unknown ?? []),
+        pick: (into: Selected<ExtraTest>) => void into.problems.push(p),
+      };
     }),
     ...extras.map((x) => {
       const tags = extraTestTags(x);
-      return { key: x.id, text: `${x.id}: ${x.title} ${tags.map((t) => `@${t}`).join(' ')}`, tags, pick: (into: Selected<ExtraTest>) => void into.extras.push(x) };
+      return { key: x.id, texts: [textOf(x.id, x.title, tags)], tags, covers: x.covers ?? [], pick: (into: Selected<ExtraTest>) => void into.extras.push(x) };
     }),
   ];
   const re = flags.grep ? new RegExp(flags.grep) : undefined;
   const tag = flags.tag ? bare(flags.tag) : undefined;
+  const clauses = flags.clause ? clauseList(flags.clause) : undefined;
+  const unknown = (c: Candidate, ...fields: string[]): boolean => fields.some((f) => c.unknown?.has(f));
   const inPhase = (c: Candidate): boolean => !flags.phase || c.tags.includes(EXCLUSIVE_TAG) === (flags.phase === 'exclusive');
-  let kept = candidates.filter((c) => (!re || re.test(c.text)) && (!tag || c.tags.includes(tag)) && inPhase(c));
+  let kept = candidates.filter((c) =>
+    (!re || c.texts.some((t) => re.test(t)) || unknown(c, 'id', 'title', 'tags', 'family'))
+    && (!tag || c.tags.includes(tag) || unknown(c, 'tags', 'family'))
+    && (!clauses || c.covers.some((id) => clauses.includes(id)) || unknown(c, 'covers'))
+    && inPhase(c));
   kept.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (flags.shard) {
     const { index, total } = parseShard(flags.shard);
@@ -125,9 +168,12 @@ export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 
   return out as Selected<T>;
 }
 
+/** `--clause A,B`: the ids, trimmed. */
+export const clauseList = (value: string): string[] => value.split(',').map((c) => c.trim()).filter(Boolean);
+
 /** The flags as the environment of Playwright's workers (every variable set: '' = not given). */
 export function selectionEnv(flags: SelectionFlags): Record<string, string> {
-  return { FTF_SELECT_GREP: flags.grep ?? '', FTF_SELECT_TAG: flags.tag ?? '', FTF_SELECT_SHARD: flags.shard ?? '', FTF_SELECT_PHASE: flags.phase ?? '' };
+  return { FTF_SELECT_GREP: flags.grep ?? '', FTF_SELECT_TAG: flags.tag ?? '', FTF_SELECT_CLAUSE: flags.clause ?? '', FTF_SELECT_SHARD: flags.shard ?? '', FTF_SELECT_PHASE: flags.phase ?? '' };
 }
 
 /** The flags a worker was given (selectionEnv); none set = everything. */
@@ -135,13 +181,14 @@ export function selectionFromEnv(env: NodeJS.ProcessEnv): SelectionFlags {
   return {
     ...(env.FTF_SELECT_GREP ? { grep: env.FTF_SELECT_GREP } : {}),
     ...(env.FTF_SELECT_TAG ? { tag: env.FTF_SELECT_TAG } : {}),
+    ...(env.FTF_SELECT_CLAUSE ? { clause: env.FTF_SELECT_CLAUSE } : {}),
     ...(env.FTF_SELECT_SHARD ? { shard: env.FTF_SELECT_SHARD } : {}),
     ...((SELECTION_PHASES as readonly string[]).includes(env.FTF_SELECT_PHASE ?? '') ? { phase: env.FTF_SELECT_PHASE as SelectionPhase } : {}),
   };
 }
 
 /** True when any flag narrows the catalogue (waivers of unselected scenarios are then not stale). */
-export const isFiltered = (flags: SelectionFlags): boolean => Boolean(flags.grep || flags.tag || flags.shard || flags.phase);
+export const isFiltered = (flags: SelectionFlags): boolean => Boolean(flags.grep || flags.tag || flags.clause || flags.shard || flags.phase);
 
 /**
  * Loads the catalogue under `dir` (FTF_SPECS_DIR or specs/) and selects from it together with the property

@@ -17,6 +17,7 @@ import type { ResolvedTarget } from '../../target/types.js';
 import type { EventsApi } from '../events-api.js';
 import type { RunLog } from '../run-log.js';
 import { formatRequestLines } from '../counterexample.js';
+import { MODEL_CLAUSES as CATALOGUE_MODEL_CLAUSES } from '../catalogue.js';
 import { checkProperty, withoutFrames, type PropertySettings } from '../runner.js';
 import { PropertyViolation, propertyFailure, type ModelClause, type PagingClause } from '../types.js';
 import type { ModelApi, Product } from './api.js';
@@ -24,13 +25,7 @@ import { commandsArbitrary, setupRun, type Real } from './commands.js';
 import type { Can } from './command-kit.js';
 
 /** Clauses the model property checks (annotated on the test, named in every violation). */
-export const MODEL_CLAUSES: ReadonlyArray<ModelClause | PagingClause> = [
-  'EP-SUBSCRIBE-IDEMPOTENCY-KEY', 'EP-SUBSCRIBE-REPLAY', 'EP-SUBSCRIBE-NEW-KEY', 'ERR-AMOUNT-MIN', 'ERR-INDICATION-UID',
-  'EP-CHECKPOINT-CREATE', 'EP-CHECKPOINT-CYCLE', 'EP-CHECKPOINT-CONFLICT', 'EP-CHECKPOINT-SCOPE', 'RES-CHECKPOINT',
-  'EP-EVENT-PAGING', 'EP-EVENT-FENCE', 'EP-EVENT-PAGE-LIMIT', 'EP-EVENT-TOTAL', 'EVS-ORDER',
-  'RES-CHECKPOINT-DELETE', 'ERR-NOT-FOUND', 'EP-WEBHOOK', 'RES-WEBHOOK-DELETE', 'AUTH-ENDPOINT-403', 'AUTH-ENTITY-403',
-  'AUTH-EVENT-SCOPE', 'EP-ENTITY-SCOPE', 'EP-SUBSCRIPTION-LIST', 'EP-HOLDING-GET', 'ST-HOLDING-AFTER-SUBSCRIPTION',
-];
+export const MODEL_CLAUSES: ReadonlyArray<ModelClause | PagingClause> = CATALOGUE_MODEL_CLAUSES;
 
 /** Defaults: commands per run and requests released together (FTF_FC_COMMANDS overrides the first). */
 export const DEFAULT_MAX_COMMANDS = 25;
