@@ -172,6 +172,6 @@ export function reportSkips(target: ResolvedTarget, scenarios: readonly Scenario
   for (const [reason, ids] of reasons) say('info', `skipped (${reason}): ${ids.join(', ')}`);
   if (!catalogue) return undefined;
   const coverage = clauseCoverage(predicted, catalogue);
-  say(coverage.status === 'full' ? 'ok' : 'warn', `coverage this profile will give (if every scenario that runs passes): ${coverageLines(coverage).join('; ')}`);
+  say(coverage.status === 'full' ? 'ok' : 'warn', `coverage this profile will give (if every scenario that runs passes): ${coverageLines(coverage).map((l) => l.trim()).join('; ')}`);
   return coverage;
 }

@@ -45,17 +45,22 @@ export interface CoverageGate {
   maxSkipped?: number;
 }
 
-const JUDGING = new Set(['passed', 'warning', 'waived']);
+/** Clause verdicts that are a judgement (errored, skipped, not applicable and not tested are none). */
+export const JUDGED_VERDICTS: ReadonlySet<string> = new Set(['passed', 'failed', 'warning', 'waived']);
 
+/** Without per-clause verdicts (a prediction): a scenario that runs judges its clauses; a failed one those its check broke. */
 function judgedBy(s: CoverageInput): readonly string[] {
-  if (JUDGING.has(s.verdict)) return s.clauses;
   if (s.verdict === 'failed') return s.record?.clauses.length ? s.record.clauses : s.clauses;
-  return [];
+  return JUDGED_VERDICTS.has(s.verdict) ? s.clauses : [];
 }
 
-/** The coverage of `scenarios` (one per scenario, projects merged) over the catalogue's clauses. */
-export function clauseCoverage(scenarios: readonly CoverageInput[], catalogue: Pick<ClauseCatalogue, 'clauses'>): ClauseCoverage {
-  const judged = new Set(scenarios.flatMap(judgedBy));
+/**
+ * The coverage of `scenarios` (one per scenario, projects merged) over the catalogue's clauses. `judgedOf`: the
+ * clauses a scenario judged (verdicts.ts passes its per-clause verdicts: a failed scenario judged the clauses whose
+ * checks ran, not every clause it covers).
+ */
+export function clauseCoverage(scenarios: readonly CoverageInput[], catalogue: Pick<ClauseCatalogue, 'clauses'>, judgedOf: (s: CoverageInput) => readonly string[] = judgedBy): ClauseCoverage {
+  const judged = new Set(scenarios.flatMap((s) => judgedOf(s)));
   const covering = new Map<string, CoverageInput[]>();
   for (const s of scenarios) for (const c of s.clauses) covering.set(c, [...(covering.get(c) ?? []), s]);
   const notJudged: Record<ClauseLevel, NotJudged[]> = { must: [], should: [] };

@@ -3,7 +3,7 @@
  * A run that executed no scenario is `nothing-tested`, never green.
  */
 import type { ClauseCatalogue, ClauseLevel } from '../spec/clauses.js';
-import { clauseCoverage, coverageGateProblems, type ClauseCoverage, type CoverageGate } from './clause-coverage.js';
+import { clauseCoverage, coverageGateProblems, JUDGED_VERDICTS, type ClauseCoverage, type CoverageGate } from './clause-coverage.js';
 import type { ImplementationVersion } from './implementation.js';
 import type { OutcomeRecord } from './outcome.js';
 import type { ScenarioResult } from './scenario-results.js';
@@ -168,7 +168,11 @@ export function summarize(
     return { id: c.id, level: c.level, verdict: worst(list.map((x) => x.verdict)), scenarios: list };
   });
   const unknownClauses = [...byClause.keys()].filter((id) => !catalogue.byId.has(id)).sort();
-  const coverage = clauseCoverage(scenarios, catalogue);
+  const byScenario = new Map(scenarios.map((s) => [s.id, s]));
+  const coverage = clauseCoverage(scenarios, catalogue, (s) => {
+    const outcome = byScenario.get(s.id);
+    return outcome ? [...clauseVerdictsOf(outcome)].filter(([, v]) => JUDGED_VERDICTS.has(v)).map(([c]) => c) : [];
+  });
   // A gate's coverage requirement not met is a problem of the verdict (exit 1), with the list.
   const problems = [...(options.problems ?? []), ...coverageGateProblems(coverage, options.coverageGate ?? {})];
   const failing = totals.failed + totals.errored + (failOn === 'should' ? totals.warning : 0);
