@@ -4,14 +4,17 @@
  * files hold no secret (the CLI's leak scan would fail the run otherwise).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli, scratch } from '../cli/helpers.js';
 
-test('client run --plan full: the example client is conformant, every judgeable clause judged and passed', async () => {
+test('client run --plan full --certify: the example client is conformant, every judgeable clause judged and passed; verify checks the certificate', async () => {
   const out = scratch('client-run-');
-  const r = await cli('client', 'run', '--plan', 'full', '--out', out, '--', process.execPath, 'examples/client/main.js');
+  const keyFile = join(out, 'key.pem');
+  writeFileSync(keyFile, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  const r = await cli('client', 'run', '--plan', 'full', '--out', out, '--certify', '--key', keyFile, '--client-name', 'example', '--', process.execPath, 'examples/client/main.js');
   assert.equal(r.code, 0, `${r.out}\n${r.err}`);
   const v = JSON.parse(readFileSync(join(out, 'verdicts.json'), 'utf8')) as { overall: string; clauses: Array<{ clause: string; status: string }>; notJudgeable: Array<{ clause: string }> };
   assert.equal(v.overall, 'conformant');
@@ -22,6 +25,16 @@ test('client run --plan full: the example client is conformant, every judgeable 
   }
   for (const f of ['junit.xml', 'exchanges.har', 'recording.jsonl']) assert.ok(existsSync(join(out, f)), f);
   assert.match(readFileSync(join(out, 'exchanges.har'), 'utf8'), /\[REDACTED:ACCESS_TOKEN_1\]/);
+  const cert = join(out, 'certificate', 'certificate.json');
+  const ok = await cli('verify', cert);
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /valid\. Verdict conformant/);
+  // Evidence edited after signing: verify names it.
+  const har = join(out, 'certificate', 'evidence', 'exchanges.har');
+  writeFileSync(har, readFileSync(har, 'utf8').replace('ACCESS_TOKEN_1', 'ACCESS_TOKEN_9'));
+  const bad = await cli('verify', cert);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /evidence evidence\/exchanges\.har does not match its hash/);
 });
 
 test('client run: a client that sends nothing exits 2; a command that cannot start exits 2', async () => {

@@ -16,6 +16,8 @@ import type { ClauseVerdict, OverallVerdict, ScenarioVerdict, Totals, VerdictSum
 import type { Waiver } from './waivers.js';
 
 export const CERTIFICATE_FORMAT = 'ftf-conformance-certificate/1';
+/** Formats `verify` checks the same way: the server certificate, and the client certificate (client/certificate.ts). */
+export const CERTIFICATE_FORMATS: readonly string[] = [CERTIFICATE_FORMAT, 'ftf-client-certificate/1'];
 
 export interface CertificateTarget {
   name: string;
@@ -168,7 +170,7 @@ export function verifyCertificateText(text: string, options: { publicKeyPem?: st
   if (!sig || sig.algorithm !== 'Ed25519' || typeof sig.value !== 'string' || typeof sig.public_key !== 'string') {
     return { ok: false, problems: ['no Ed25519 signature block'] };
   }
-  if (cert.format !== CERTIFICATE_FORMAT) problems.push(`unknown format '${String(cert.format)}'`);
+  if (!CERTIFICATE_FORMATS.includes(String(cert.format))) problems.push(`unknown format '${String(cert.format)}'`);
   if (serializeCertificate(cert) !== text) problems.push('the file is not in canonical form: it was edited after signing');
   const { signature: _signature, ...body } = cert;
   const key = options.publicKeyPem ?? sig.public_key;

@@ -45,13 +45,13 @@ export const tokenRequest: Grader = {
 
 export const bearer: Grader = {
   clause: 'CL-BEARER',
-  judges: 'every API request carries Authorization: Bearer with an access token, or (sandbox only) an API key',
+  judges: 'every API request carries a Bearer access token in its Authorization header, or (sandbox only) an API key',
   grade({ exchanges }) {
     const calls = exchanges.filter(isApi);
     const breaches: Breach[] = [];
     for (const e of calls) {
       const a = authOf(e);
-      if (!a || !/^bearer$/i.test(a.scheme)) breaches.push({ message: `${e.method} ${e.path} ${at(e)} without Authorization: Bearer`, exchanges: [e.seq] });
+      if (!a || !/^bearer$/i.test(a.scheme)) breaches.push({ message: `${e.method} ${e.path} ${at(e)} without a Bearer token in its Authorization header`, exchanges: [e.seq] });
       else if (a.label?.startsWith('API_KEY') && e.environment === 'production') breaches.push({ message: `${e.method} ${e.path} ${at(e)} sent an API key to production`, exchanges: [e.seq] });
     }
     return judged(calls.length, breaches, 'the client made no API request');
