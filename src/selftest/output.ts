@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { FAULTS, FAULT_FAMILIES, type FaultFamily } from '../reference/faults.js';
 import { CI_SUBSET } from './subsets.js';
-import type { FaultResult, MutationReport, Verdict } from './verdict.js';
+import { precisionTally, type FaultResult, type MutationReport, type Verdict } from './verdict.js';
 
 export interface RunFacts {
   wallMs: number;
@@ -33,13 +33,21 @@ export function formatMatrix(report: MutationReport, facts: RunFacts): string {
     const why = facts.notRunnable[f.name];
     const note = why !== undefined ? ` [not run: ${why}]` : '';
     lines.push(`${f.name.padEnd(width)}  ${(why !== undefined ? 'not run' : MARK[f.verdict]).padEnd(19)}  ${failing}  (${f.clauses.join(', ')})${note}`);
+    if (why === undefined) lines.push(`${''.padEnd(width)}  ${'named'.padEnd(19)}  ${(f.named ?? []).join(', ') || '-'} vs the fault's ${f.clauses.join(', ')}: ${f.precision ?? 'none'}`);
   }
   const count = (v: Verdict): number => report.faults.filter((f) => f.verdict === v && facts.notRunnable[f.name] === undefined).length;
   const notRun = Object.keys(facts.notRunnable).length;
   lines.push('');
   lines.push(`${report.faults.length} faults: ${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, ${count('survived')} survived${notRun ? `, ${notRun} not run` : ''}`
     + ` — wall time ${(facts.wallMs / 1000).toFixed(1)} s on ${facts.workers} worker(s), ${facts.mode} mode`);
+  lines.push(precisionLine(report));
   return lines.join('\n');
+}
+
+/** The precision figure (issue 24): of the killed faults, how many name exactly their clauses, one extra, more. */
+export function precisionLine(report: MutationReport): string {
+  const p = precisionTally(report.faults);
+  return `precision: ${p.exact} of ${p.killed} killed faults name exactly their clauses (${p.percentExact} %), ${p.oneExtra} one extra, ${p.more} more`;
 }
 
 export function writeJsonReport(file: string, report: MutationReport): void {
@@ -78,13 +86,13 @@ export function renderFamilyTables(report: MutationReport, facts: RunFacts): str
     const rows = faults.map((f) => {
       const why = facts.notRunnable[f.name];
       const verdict = why !== undefined ? `not run (${why})` : f.verdict;
-      return `| \`${f.name}\` | ${cell(descriptions.get(f.name) ?? '')} | ${f.clauses.join(', ')} | ${scenarioList(f.failingScenarios)} | **${verdict}** |`;
+      return `| \`${f.name}\` | ${cell(descriptions.get(f.name) ?? '')} | ${f.clauses.join(', ')} | ${scenarioList(f.failingScenarios)} | **${verdict}** | ${(f.named ?? []).join(', ') || '—'} (${f.precision ?? 'none'}) |`;
     });
     return `<a id="family-${family}"></a>
 ### ${family} (${faults.length}: ${tally(faults, 'killed')} killed)
 
-| fault | deviation | clauses | failing scenarios | verdict |
-|---|---|---|---|---|
+| fault | deviation | clauses | failing scenarios | verdict | clauses named (precision) |
+|---|---|---|---|---|---|
 ${rows.join('\n')}
 `;
   });
@@ -179,6 +187,11 @@ CI subset (\`--subset ci\`, ${CI_SUBSET.length} faults covering every family): $
 ${facts.generatedAt}: ${facts.mode} mode, ${facts.workers} worker(s), wall time ${(facts.wallMs / 1000).toFixed(1)} s${facts.target === 'no-control' ? ', against the reference without the control API (`--mode no-control`)' : ''}.
 Clean reference: ${report.clean.passed} passed, ${report.clean.failed} failed. Faults: ${report.faults.length};
 ${count('killed')} killed, ${count('killed-incidentally')} killed incidentally, ${count('survived')} survived${notRun ? `, ${notRun} not run` : ''}.
+
+Precision (issue 24: a verdict names exactly the clause that broke): ${precisionLine(report).replace(/^precision: /, '')}. A fault's
+clauses named are those of every failed check of its failing scenarios (each check judges its own clause:
+\`clause:\` in the YAML, a response rule's own); "one extra" and "more" count clauses named that the fault does
+not break. The last column of each family table lists them.
 
 ## Kill table by family
 

@@ -17,6 +17,36 @@ export interface FaultResult {
   /** Scenarios that errored under the fault: they count for nothing, listed to show where to look. */
   erroredScenarios: string[];
   verdict: Verdict;
+  /** Clauses the verdict named broken: those of every failed check of the fault's failing scenarios. */
+  named?: string[];
+  /** How exactly the named clauses match the fault's own (issue 24). */
+  precision?: Precision;
+}
+
+/**
+ * `exact`: every clause named is one of the fault's (and one at least is named); `one-extra`: one clause
+ * named that the fault does not break; `more`: two or more; `none`: nothing named (not killed).
+ */
+export type Precision = 'exact' | 'one-extra' | 'more' | 'none';
+
+export function precisionOf(faultClauses: readonly string[], named: readonly string[]): Precision {
+  if (named.length === 0) return 'none';
+  const extra = named.filter((c) => !faultClauses.includes(c)).length;
+  return extra === 0 ? 'exact' : extra === 1 ? 'one-extra' : 'more';
+}
+
+/** The clauses the fault's failing records named broken (their failed checks' clauses). */
+export function namedClauses(records: readonly TestRecord[]): string[] {
+  return [...new Set(records.filter(failedCheck).flatMap((t) => t.outcome.clauses))].sort();
+}
+
+/** Precision over the killed faults: how many name exactly their clauses, one extra, more (docs/mutation.md). */
+export function precisionTally(faults: readonly FaultResult[]): { killed: number; exact: number; oneExtra: number; more: number; percentExact: number } {
+  const killed = faults.filter((f) => f.verdict === 'killed');
+  const exact = killed.filter((f) => f.precision === 'exact').length;
+  const oneExtra = killed.filter((f) => f.precision === 'one-extra').length;
+  const more = killed.filter((f) => f.precision === 'more').length;
+  return { killed: killed.length, exact, oneExtra, more, percentExact: killed.length ? Math.round((1000 * exact) / killed.length) / 10 : 0 };
 }
 
 /** Exactly the shape of reports/mutation.json. */
@@ -43,6 +73,8 @@ export function faultResult(name: string, clauses: readonly string[], records: r
     failingScenarios: scenarios(failedCheck),
     erroredScenarios: scenarios((r) => r.outcome.status === 'errored'),
     verdict: verdictOf(clauses, records),
+    named: namedClauses(records),
+    precision: precisionOf(clauses, namedClauses(records)),
   };
 }
 

@@ -90,7 +90,7 @@ describe('mutation runner', () => {
     assert.equal(verdictOf(['EP-EVENT-PAGING'], []), 'survived');
     assert.deepEqual(faultResult('paging-gap', ['EP-EVENT-PAGING'], gap), {
       name: 'paging-gap', clauses: ['EP-EVENT-PAGING'], failingScenarios: ['paging.traversal', 'resources.health'],
-      erroredScenarios: ['paging.fence', 'resources.cells'], verdict: 'killed',
+      erroredScenarios: ['paging.fence', 'resources.cells'], verdict: 'killed', named: ['EP-EVENT-PAGING', 'RES-HEALTH'], precision: 'one-extra',
     });
   });
 
@@ -242,5 +242,31 @@ describe('mutation runner', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('precision: the clauses a fault\'s verdict names against its own (issue 24)', () => {
+  const record = (scenario: string, clauses: string[]) => testsOf({ suites: [{ specs: [{ title: `${scenario}: t`, tests: [
+    { projectName: 'f', status: 'unexpected', annotations: ann(scenario, ['EP-EVENT-PAGING', 'EVS-ORDER']), results: run('failed', failedCheck(clauses)) },
+  ] }] }] } as PwJsonReport);
+
+  it('exact, one extra, more; the named clauses are the failed checks\' own, not the scenarios\' covers', () => {
+    const exact = faultResult('f', ['EP-EVENT-PAGING'], record('paging.traversal', ['EP-EVENT-PAGING']));
+    assert.deepEqual([exact.verdict, exact.named, exact.precision], ['killed', ['EP-EVENT-PAGING'], 'exact']);
+    const one = faultResult('f', ['EP-EVENT-PAGING'], [...record('paging.traversal', ['EP-EVENT-PAGING']), ...record('paging.fence-head', ['EVS-ORDER'])]);
+    assert.deepEqual([one.named, one.precision], [['EP-EVENT-PAGING', 'EVS-ORDER'], 'one-extra']);
+    const more = faultResult('f', ['EP-EVENT-PAGING'], record('paging.traversal', ['EP-EVENT-PAGING', 'EVS-ORDER', 'RES-DATE']));
+    assert.equal(more.precision, 'more');
+    assert.equal(faultResult('f', ['EP-EVENT-PAGING'], []).precision, 'none');
+  });
+
+  it('the console prints per fault the clauses named vs the fault\'s, and the precision figure', () => {
+    const faults = [
+      faultResult('a', ['EP-EVENT-PAGING'], record('paging.traversal', ['EP-EVENT-PAGING'])),
+      faultResult('b', ['EP-EVENT-PAGING'], record('paging.traversal', ['EP-EVENT-PAGING', 'EVS-ORDER'])),
+    ];
+    const text = formatMatrix({ clean: { passed: 1, failed: 0 }, faults }, { wallMs: 1, workers: 1, mode: 'targeted', notRunnable: {}, generatedAt: '' });
+    assert.match(text, /named\s+EP-EVENT-PAGING, EVS-ORDER vs the fault's EP-EVENT-PAGING: one-extra/);
+    assert.match(text, /precision: 1 of 2 killed faults name exactly their clauses \(50 %\), 1 one extra, 0 more/);
   });
 });
