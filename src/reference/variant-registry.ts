@@ -34,6 +34,43 @@ const RECORDS_NOT_SHOWN = 'Resources: "Fields of the indication record and the s
 
 type Row = [name: string, point: string, spec: string, dflt: string, alternate: string, profile: Record<string, ProfileValue>];
 
+const PAGING_SPEC = `${NOT_SHOWN_PATHS} Endpoints: GET /subscription answers "subscriptions, each with uid and holdingUid" (layout and paging not shown); paging is shown for GET /event alone (Endpoint rule 1).`;
+type PagingKindName = 'page-number' | 'cursor' | 'link-header' | 'offset-limit';
+/** What each paging scheme looks like on the wire (http/paging.ts; 2 entries a page, oldest first). */
+const PAGING_WIRE: Record<PagingKindName, string> = {
+  'page-number': '`?page=N` from 1, `{"results": [...], "pageInfo": {"page", "pageSize", "hasNextPage"}}`',
+  cursor: '`?cursor=<opaque>`, `{"data": [...], "next": "<opaque>" | null}`',
+  'link-header': 'the usual layout, `?per_page=S` (default and maximum 50), next page in `Link: <absolute URL>; rel="next"` (RFC 8288)',
+  'offset-limit': 'the usual layout, `?offset=O&limit=L` (default and maximum 50)',
+};
+/** The profile words a paged list needs (http/paging.ts pagingSettings writes the same; profileFor composes them). */
+const PAGING_PROFILE: Record<PagingKindName, (k: string) => Record<string, ProfileValue>> = {
+  'page-number': (k) => ({ [`paging.${k}.kind`]: 'page-number', [`paging.${k}.param`]: 'page', [`paging.${k}.first`]: 1, [`paging.${k}.has_next`]: '/pageInfo/hasNextPage', [`fields.${k}_list`]: '/results' }),
+  cursor: (k) => ({ [`paging.${k}.kind`]: 'cursor', [`paging.${k}.param`]: 'cursor', [`paging.${k}.next`]: '/next', [`fields.${k}_list`]: '/data' }),
+  'link-header': (k) => ({ [`paging.${k}.kind`]: 'link-header', [`paging.${k}.size_param`]: 'per_page', [`paging.${k}.size`]: 2 }),
+  'offset-limit': (k) => ({ [`paging.${k}.kind`]: 'offset-limit', [`paging.${k}.offset_param`]: 'offset', [`paging.${k}.limit_param`]: 'limit', [`paging.${k}.limit`]: 2 }),
+};
+
+/**
+ * Every list paged one way at once (point lists-paging), and subscriptions and holdings each under every kind
+ * (points subscriptions-paging, holdings-paging; they win over lists-paging). The first row of each point is
+ * what persona all-alternate takes: kinds that keep each list's layout and page only when asked for a page
+ * size, so the other variants' probes still see them; persona paged-lists takes the others.
+ */
+function pagingRows(): Row[] {
+  const rows: Row[] = [];
+  const each = (point: string, prefix: string, keys: readonly string[], order: PagingKindName[], what: string): void => {
+    for (const kind of order) {
+      rows.push([`${prefix}-${kind}`, point, PAGING_SPEC, `${what} answered whole, in one response`, `${what} paged by ${kind}: ${PAGING_WIRE[kind]}`,
+        Object.assign({}, ...keys.map((k) => PAGING_PROFILE[kind](k))) as Record<string, ProfileValue>]);
+    }
+  };
+  each('lists-paging', 'lists', LIST_KEYS, ['link-header', 'cursor', 'page-number', 'offset-limit'], 'every list');
+  each('subscriptions-paging', 'subscriptions', ['subscriptions'], ['offset-limit', 'page-number', 'cursor', 'link-header'], 'GET /subscription');
+  each('holdings-paging', 'holdings', ['holdings'], ['link-header', 'offset-limit', 'page-number', 'cursor'], 'the holdings list');
+  return rows;
+}
+
 const ROWS: Row[] = [
   // ---- record layouts ----
   ['indication-as-list', 'indication-record',
@@ -59,6 +96,8 @@ const ROWS: Row[] = [
   ['checkpoint-list-bare', 'list-layout', NOT_SHOWN_PATHS,
     'every list a bare JSON array, except checkpoints `{"checkpoints": [...]}`', 'the checkpoint list a bare JSON array too',
     { 'fields.checkpoints_list': '' }],
+  // ---- paging of the lists (issue 25): only GET /event's paging is shown ----
+  ...pagingRows(),
   // ---- paths of the operations the spec does not show ----
   ['plural-paths', 'operation-paths', NOT_SHOWN_PATHS,
     '`/health`, `/cell`, `/entity`, `/entity/{code}/user`, `/holding/{entity_code}`, `.../extension`, `/holiday`, `/indication`, `/event/checkpoint` (list and delete)',
@@ -84,6 +123,9 @@ const ROWS: Row[] = [
   ['checkpoint-put-existing-reset', 'checkpoint-put-existing', 'Endpoints rule 11: "behaviour when the name already exists: not shown."',
     '200 with the existing checkpoint, unchanged', '200 with the checkpoint moved to the current end of the caller\'s stream (new checkpointVersion), as a create would set it',
     {}],
+  ['checkpoint-put-json-body', 'checkpoint-put-request', 'Endpoints rule 11: "Request body of PUT /event/checkpoint/{name} and behaviour when the name already exists: not shown."',
+    'PUT /event/checkpoint/{name} takes no body', 'PUT needs a JSON body naming the checkpoint (`{"name": <the path name>}`; 422 without, 400 for another name)',
+    { 'checkpoint.put.in': 'json-body', 'checkpoint.put.name': 'name' }],
   ['checkpoint-name-64', 'checkpoint-name-limit', 'Limits: "Maximum length and allowed characters of a checkpoint name: not shown."',
     'names of 1..128 characters of `A-Z a-z 0-9 . _ ~ -` (else 422)', 'names of 1..64 such characters (else 422)',
     {}],
@@ -145,6 +187,9 @@ const ROWS: Row[] = [
   ['webhook-delete-body', 'webhook-delete-request', 'Endpoints rule 9: "request shape of DELETE /webhook: not shown."',
     'DELETE /webhook takes no body', 'DELETE /webhook needs a JSON body naming the URL field (`{"url": ...}`; 422 without)',
     { 'webhook.delete_body': true }],
+  ['webhook-delete-query', 'webhook-delete-request', 'Endpoints rule 9: "request shape of DELETE /webhook: not shown."',
+    'DELETE /webhook takes no body', 'DELETE /webhook needs the URL as a query parameter (`?url=...`; 422 without)',
+    { 'webhook.delete.in': 'query', 'webhook.delete.name': 'url' }],
   ['webhook-delete-url-null', 'webhook-delete-url', 'Resources / DeleteWebhookResponse: "`url` (string or null, the webhook URL)".',
     '`url` is the URL that was removed (null when none was set)', '`url` is null: no URL is registered any more',
     {}],
@@ -187,6 +232,11 @@ function firstOfEachPoint(): string[] {
 }
 
 export const PERSONAS: readonly PersonaInfo[] = Object.freeze([
+  Object.freeze({
+    name: 'paged-and-shaped',
+    description: 'the paging kinds all-alternate does not take (every list by cursor, subscriptions by page number, holdings by offset/limit) with the request shapes the spec leaves open (DELETE /webhook by query, PUT checkpoint with a JSON body)',
+    variants: Object.freeze(['lists-cursor', 'subscriptions-page-number', 'holdings-offset-limit', 'webhook-delete-query', 'checkpoint-put-json-body']),
+  }),
   Object.freeze({
     name: 'all-alternate',
     description: 'every point at once on its first alternate (variants of one point exclude each other)',

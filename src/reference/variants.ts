@@ -5,7 +5,9 @@
  */
 import { FtfError } from '../shared/errors.js';
 import type { Variants } from './context.js';
-import { PERSONAS, VARIANTS, variantInfo, type ProfileValue } from './variant-registry.js';
+import { LIST_KEYS, PERSONAS, VARIANTS, variantInfo, type ProfileValue } from './variant-registry.js';
+import { pagingKind, pagingSettings } from './http/paging.js';
+import { listPointerOf } from './http/shape.js';
 
 export { LIST_KEYS, PERSONAS, VARIANTS, variantInfo, type ListKey, type PersonaInfo, type ProfileValue, type VariantInfo } from './variant-registry.js';
 
@@ -108,5 +110,14 @@ export function profileFor(v: Variants): Record<string, ProfileValue> {
   const now = apiPaths(v) as unknown as Record<string, string>;
   for (const [key, path] of Object.entries(now)) if (base[key] !== path) out[`paths.${key}`] = path;
   for (const name of v.active) Object.assign(out, variantInfo(name)!.profile);
+  // Lists: the pointer and the paging come from the one table of layouts (http/shape.ts, http/paging.ts), so
+  // a list-layout variant, an all-lists paging variant and a per-list one compose (the most specific wins).
+  for (const key of LIST_KEYS) {
+    for (const k of Object.keys(out)) if (k === `fields.${key}_list` || k.startsWith(`paging.${key}.`)) delete out[k];
+    const pointer = listPointerOf(v, key);
+    if (pointer !== listPointerOf(NO_VARIANTS, key)) out[`fields.${key}_list`] = pointer;
+    const kind = pagingKind(v, key);
+    if (kind !== null) Object.assign(out, pagingSettings(key, kind));
+  }
   return out;
 }

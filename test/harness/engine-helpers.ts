@@ -2,6 +2,7 @@
  * Shared helpers of the engine self-tests: a stub HTTP server on port 0 (node:http), a hand-made target,
  * a fake auth client and schema registry, and a way to load a scenario from inline YAML.
  */
+import { pagingOf, requestShapesOf } from '../../src/harness/target/paging.js';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,10 +69,12 @@ export function makeTarget(url: string, timeouts: Partial<ResolvedTarget['timeou
     fields: {},
     records: {},
     webhook: { deleteBody: false },
+    shapes: requestShapesOf({}, 'url'),
+    paging: pagingOf(),
     capabilities: new Set(['mutation', 'clock', 'sandbox']),
     allowMutations: true,
     timing: { expiryLeewayS: 2 },
-    timeouts: { requestMs: 2000, pollIntervalMs: 10, pollDeadlineMs: 500, scenarioMs: 10000, maxPages: 100, ...timeouts },
+    timeouts: { requestMs: 2000, pollIntervalMs: 10, pollDeadlineMs: 500, scenarioMs: 10000, maxPages: 100, maxListPages: 50, ...timeouts },
   } as ResolvedTarget;
 }
 

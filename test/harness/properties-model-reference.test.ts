@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { EventsApi } from '../../src/harness/properties/events-api.js';
 import { ModelApi } from '../../src/harness/properties/model/api.js';
+import { requestShapeOf, type RequestShape } from '../../src/harness/target/paging.js';
 import { prepareModelProperty } from '../../src/harness/properties/model/property.js';
 import { propertySettings } from '../../src/harness/properties/runner.js';
 import { RunLog } from '../../src/harness/properties/run-log.js';
@@ -50,12 +51,17 @@ async function runModel(opts: { fault?: string; variants?: string[]; runs?: stri
       env,
       overrides: { baseUrl: server.baseUrl, authUrl: server.authUrl, ...(server.controlUrl ? { controlUrl: server.controlUrl } : {}) },
     });
-    // The profile settings the variants call for (docs/variants.md, last column): the paths and field pointers.
-    for (const [key, value] of Object.entries(profileFor(createVariants(opts.variants ?? [])))) {
+    // The profile settings the variants call for (docs/variants.md, last column): the paths, field pointers
+    // and the PUT checkpoint request shape.
+    const settings = profileFor(createVariants(opts.variants ?? []));
+    for (const [key, value] of Object.entries(settings)) {
       const [group, name] = key.split('.') as [string, string];
       if (group === 'fields') target.fields[name] = String(value);
       if (group === 'paths') target.paths[name] = String(value);
       if (group === 'webhook' && name === 'delete_body') target.webhook.deleteBody = value === true;
+    }
+    if (settings['checkpoint.put.in'] !== undefined) {
+      target.shapes.checkpoint_put = requestShapeOf({ in: settings['checkpoint.put.in'] as RequestShape['in'], name: String(settings['checkpoint.put.name'] ?? '') }, target.shapes.checkpoint_put, 'name');
     }
     const redactor = new Redactor();
     const log = new RunLog();

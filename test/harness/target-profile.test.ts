@@ -79,7 +79,7 @@ describe('loadTargetProfile: good profiles', () => {
     assert.equal(t.baseUrl, 'https://sandbox.vendor.test/api/v1');
     assert.equal(t.allowMutations, false);
     assert.deepEqual([...t.capabilities], ['sandbox']);
-    assert.deepEqual(t.timeouts, { requestMs: 10000, pollIntervalMs: 200, pollDeadlineMs: 30000, scenarioMs: 60000, maxPages: 10000 });
+    assert.deepEqual(t.timeouts, { requestMs: 10000, pollIntervalMs: 200, pollDeadlineMs: 30000, scenarioMs: 60000, maxPages: 10000, maxListPages: 1000 });
     assert.equal(t.paths.health, '/health');
     assert.equal(t.fields.checkpoints_list, '/checkpoints');
   });

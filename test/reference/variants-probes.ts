@@ -83,8 +83,9 @@ function eventUrl(h: H, query: Record<string, string | number>): string {
   return `/event?${q.toString()}`;
 }
 
+/** PUT a checkpoint with the request shape the profile says (checkpoint.put). */
 async function put(h: H, name: string): Promise<Res> {
-  return h.api('PUT', `/event/checkpoint/${name}`);
+  return h.api('PUT', `/event/checkpoint/${name}`, profile(h)['checkpoint.put.in'] === 'json-body' ? { json: { name } } : {});
 }
 
 /** Every list the reference serves, fetched through the paths the server's variants call for. */
@@ -108,7 +109,67 @@ async function everyList(h: H): Promise<Record<string, Res>> {
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+type PagingKindName = 'page-number' | 'cursor' | 'link-header' | 'offset-limit';
+/** subscriptions and holdings have paging points of their own; the all-lists point is seen on indications. */
+type PagedList = 'subscriptions' | 'holdings' | 'indications';
+
+/** The path of a list the paging probes look at, with at least 3 entries (subscriptions: 3 made here). */
+async function pagedListPath(h: H, list: PagedList): Promise<string> {
+  if (list === 'holdings') return fill(paths(h).holdings, VALUES);
+  if (list === 'indications') return paths(h).indications;
+  for (let i = 0; i < 3; i++) await subscribe(h);
+  return '/subscription?entity_code=ENT-ALPHA';
+}
+
+const withQuery = (path: string, q: string): string => `${path}${path.includes('?') ? '&' : '?'}${q}`;
+
+/**
+ * Paging of one list (issue 25): evidence of the kind, asked the way a client of that kind would. Default:
+ * the usual layout, whole (page parameters ignored, no Link header).
+ */
+function pagingProbe(variant: string, list: PagedList, kind: PagingKindName): VariantProbe {
+  return {
+    variant, checks: `${list === 'subscriptions' ? 'GET /subscription' : `the ${list} list`} is paged by ${kind}`,
+    async observe(h) {
+      const path = await pagedListPath(h, list);
+      const whole = await h.api('GET', path);
+      const usual = (r: Res): unknown[] | undefined => (Array.isArray(r.body) ? r.body : isObj(r.body) && Array.isArray(r.body.items) ? r.body.items : undefined);
+      const all = usual(whole);
+      const isDefault = whole.status === 200 && all !== undefined && all.length >= 3 && whole.headers.link === undefined;
+      switch (kind) {
+        case 'page-number': {
+          const b = (await h.api('GET', withQuery(path, 'page=2'))).body;
+          return seen(isDefault, isObj(b) && Array.isArray(b.results) && b.results.length >= 1 && b.results.length <= 2 && isObj(b.pageInfo) && b.pageInfo.page === 2 && typeof b.pageInfo.hasNextPage === 'boolean');
+        }
+        case 'cursor': {
+          const b = whole.body;
+          if (!(isObj(b) && Array.isArray(b.data) && typeof b.next === 'string')) return seen(isDefault, false);
+          const second = (await h.api('GET', withQuery(path, `cursor=${encodeURIComponent(b.next)}`))).body;
+          return seen(isDefault, isObj(second) && Array.isArray(second.data) && second.data.length > 0);
+        }
+        case 'link-header': {
+          const r = await h.api('GET', withQuery(path, 'per_page=1'));
+          const link = String(r.headers.link ?? '');
+          return seen(isDefault && r.headers.link === undefined, /^<http:\/\/[^>]+[?&]after=1[^>]*>; rel="next"$/.test(link) && usual(r)?.length === 1);
+        }
+        case 'offset-limit': {
+          const r = usual(await h.api('GET', withQuery(path, 'offset=1&limit=1')));
+          return seen(isDefault && (r?.length ?? 0) >= 3, all !== undefined && r?.length === 1 && JSON.stringify(r[0]) === JSON.stringify(all[1]));
+        }
+      }
+    },
+  };
+}
+
+/** One probe per paging variant: lists-* (every list; seen on the indications list), subscriptions-*, holdings-*. */
+const PAGING_PROBES: VariantProbe[] = (['page-number', 'cursor', 'link-header', 'offset-limit'] as const).flatMap((kind) => [
+  pagingProbe(`lists-${kind}`, 'indications', kind),
+  pagingProbe(`subscriptions-${kind}`, 'subscriptions', kind),
+  pagingProbe(`holdings-${kind}`, 'holdings', kind),
+]);
+
 export const VARIANT_PROBES: VariantProbe[] = [
+  ...PAGING_PROBES,
   {
     variant: 'indication-as-list', checks: 'GET /indication/{code} is a list holding the record',
     async observe(h) {
@@ -415,6 +476,26 @@ export const VARIANT_PROBES: VariantProbe[] = [
       await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
       const withBody = await h.api('DELETE', '/webhook', { json: { [field]: WEBHOOK } });
       return seen(bare.status === 200 && typeof bare.body.email === 'string', bare.status === 422 && withBody.status === 200 && typeof withBody.body.email === 'string');
+    },
+  },
+  {
+    variant: 'webhook-delete-query', checks: 'DELETE /webhook needs the URL as ?url= (422 without)',
+    async observe(h) {
+      const field = setting(h, 'fields.webhook_url', 'url');
+      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
+      const bare = await h.api('DELETE', '/webhook');
+      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
+      const withQuery = await h.api('DELETE', `/webhook?url=${encodeURIComponent(WEBHOOK)}`);
+      return seen(bare.status === 200 && typeof bare.body.email === 'string', bare.status === 422 && withQuery.status === 200 && withQuery.body.url === WEBHOOK);
+    },
+  },
+  {
+    variant: 'checkpoint-put-json-body', checks: 'PUT /event/checkpoint/{name} needs {"name"} (422 without)',
+    async observe(h) {
+      const bare = await h.api('PUT', `/event/checkpoint/put-shape-${newKey()}`);
+      const name = `put-shape-${newKey()}`;
+      const withBody = await h.api('PUT', `/event/checkpoint/${name}`, { json: { name } });
+      return seen(bare.status === 201, bare.status === 422 && withBody.status === 201 && withBody.body.name === name);
     },
   },
   {

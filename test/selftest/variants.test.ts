@@ -21,12 +21,15 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What the resolved target holds for a dotted profile key (paths get path_params filled in). */
 function resolvedValue(t: ReturnType<typeof resolveTarget>, key: string): unknown {
-  const [section, name] = key.split('.') as [string, string];
+  const [section, name, leaf] = key.split('.') as [string, string, string | undefined];
+  const camel = (s: string): string => s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
   switch (section) {
+    case 'paging': return (t.paging[name as keyof typeof t.paging] as unknown as Record<string, unknown>)[camel(leaf ?? '')];
+    case 'checkpoint': return (t.shapes.checkpoint_put as unknown as Record<string, unknown>)[leaf ?? ''];
     case 'paths': return t.paths[name];
     case 'fields': return t.fields[name];
     case 'records': return t.records[name];
-    case 'webhook': return name === 'delete_body' ? t.webhook.deleteBody : undefined;
+    case 'webhook': return name === 'delete_body' ? t.webhook.deleteBody : (t.shapes[`webhook_${name}` as 'webhook_delete'] as unknown as Record<string, unknown>)[leaf ?? ''];
     default: return undefined;
   }
 }

@@ -8,6 +8,7 @@ import type { HttpRequest } from '../http/types.js';
 import { bareExpression, evaluate, interpolateString, isPlainObject, resolveDeep, toPlainJson, toText, typeName, type Scope } from '../expressions/index.js';
 import { ENGINE_ERROR_CODES, StepError } from './errors.js';
 import { applyEventLimitParam } from './event-params.js';
+import { placeShape } from './shapes.js';
 import type { EngineContext } from './types.js';
 
 export const DEFAULT_CREDENTIAL = 'primary';
@@ -48,6 +49,8 @@ export async function buildRequest(
     if (v !== null && v !== undefined) url.searchParams.append(k, toText(v));
   }
   for (const [k, v] of Object.entries(queryOverrides)) url.searchParams.set(k, v);
+  const shaped = spec.shape ? placeShape(engine.target.shapes[spec.shape.of], toText(interpolateString(spec.shape.value, scope))) : {};
+  for (const [k, v] of Object.entries(shaped.query ?? {})) url.searchParams.set(k, v);
   if (base === 'api') applyEventLimitParam(url, new URL(baseUrl(engine, base, at)).pathname, engine.target.fields.event_limit_param);
   const headers: Record<string, string> = {};
   for (const [k, value] of Object.entries(asMap(resolveDeep(spec.headers ?? {}, scope), 'headers', at))) {
@@ -57,7 +60,10 @@ export async function buildRequest(
     throw new StepError(ENGINE_ERROR_CODES.step, `auth {form: ${spec.auth.form}} puts client credentials into a form body: give the request a form:`, at ? { at } : {});
   }
   let body: string | undefined;
-  if (spec.json !== undefined && jsonWanted(spec.json_if, scope)) {
+  if (shaped.body) {
+    body = shaped.body.text;
+    headers['content-type'] ??= shaped.body.contentType;
+  } else if (spec.json !== undefined && jsonWanted(spec.json_if, scope)) {
     body = JSON.stringify(toPlainJson(resolveDeep(spec.json, scope)));
     headers['content-type'] ??= 'application/json';
   } else if (spec.form !== undefined) {

@@ -19,6 +19,10 @@ export function targetView(t: ResolvedTarget): Record<string, unknown> {
     /** JSON pointers to records in responses: pointer(response.body, target.records.indication). */
     records: { ...t.records },
     webhook: { delete_body: t.webhook.deleteBody },
+    /** Request shapes the spec leaves open: {in, name}; requests use them through `shape:` (engine/shapes.ts). */
+    shapes: Object.fromEntries(Object.entries(t.shapes).map(([k, s]) => [k, { in: s.in, name: s.name ?? null }])),
+    /** How each list is paged: its kind (the walk reads the rest from the profile). */
+    paging: Object.fromEntries(Object.entries(t.paging).map(([k, p]) => [k, p.kind])),
     capabilities: [...t.capabilities].sort(),
     credentials: Object.fromEntries(
       Object.values(t.credentials).map((c) => [c.name, { name: c.name, kind: c.kind, client_id: c.clientId ?? null }]),
@@ -34,6 +38,7 @@ export function targetView(t: ResolvedTarget): Record<string, unknown> {
       poll_interval_ms: t.timeouts.pollIntervalMs,
       poll_deadline_ms: t.timeouts.pollDeadlineMs,
       max_pages: t.timeouts.maxPages,
+      max_list_pages: t.timeouts.maxListPages,
     },
   };
 }

@@ -42,6 +42,7 @@ function visitStep(located: LocatedStep, found: Found): void {
   if (located.kind === 'clock') found.reasons.add('moves the sandbox clock');
   if ('request' in step) visitRequest(step.request, found, false);
   if ('poll' in step) visitRequest(step.poll.request, found, false);
+  if ('list' in step) visitRequest(step.list.request, found, false);
   if ('paginate' in step) visitRequest(step.paginate.request, found, false);
   if ('repeat' in step) visitRequest(step.repeat.request, found, false);
   if ('parallel' in step) for (const r of [step.parallel.request, ...(step.parallel.branches ?? [])]) visitRequest(r, found, true);

@@ -80,6 +80,15 @@ export function analyzeSteps(a: Analysis, steps: unknown[], path: PathSegment[],
         bare(a, obj.until, [...at, 'until'], extra(['response', 'attempt']));
         define(obj.as);
         break;
+      case 'list': {
+        templates(a, obj.of, [...at, 'of'], scope);
+        bare(a, obj.for_each, [...at, 'for_each'], scope);
+        templates(a, obj.request, [...at, 'request'], extra(obj.for_each === undefined ? [] : ['i', 'item']));
+        bare(a, obj.find, [...at, 'find'], extra(['entry']));
+        bare(a, obj.until, [...at, 'until'], extra(['list', 'attempt']));
+        define(obj.as);
+        break;
+      }
       case 'parallel': {
         bare(a, obj.for_each, [...at, 'for_each'], scope);
         const round = isPlainObject(obj.race) ? ['round'] : [];

@@ -3,6 +3,7 @@
  * Field names are the YAML names. Loaded scenarios also carry where they came from, so steps can point at
  * the YAML line in Playwright reports and errors.
  */
+import type { ListKey, RequestShapeKey } from '../target/paging.js';
 import type { Capability } from '../target/types.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -31,6 +32,8 @@ export interface RequestSpec {
   auth?: AuthSpec;
   /** auto (default) | none | schema name or $id */
   schema?: string;
+  /** A request shape the spec leaves open: the profile's shapes.<of> says where `value` goes (engine/shapes.ts). */
+  shape?: { of: RequestShapeKey; value: string };
   timeout_ms?: number;
 }
 
@@ -74,6 +77,25 @@ export interface PaginateStep extends StepCommon {
 }
 export interface PollStep extends StepCommon {
   poll: { request: RequestSpec; until: string; interval_ms?: number; deadline_ms?: number; as?: string };
+}
+/**
+ * `list`: every page of a list the spec does not lay out, as the profile's paging.<of> pages it (issue 25).
+ * `find` (sees `entry`) stops at the first page holding the record; `for_each` walks per element (`item`,
+ * `i`); `until` (sees `list`, `attempt`) walks again every interval until it holds.
+ */
+export interface ListStep extends StepCommon {
+  list: {
+    /** A list name, or a `${}` template giving one (a step group's parameter). */
+    of: ListKey | string;
+    request: RequestSpec;
+    find?: string;
+    for_each?: string;
+    until?: string;
+    interval_ms?: number;
+    deadline_ms?: number;
+    status?: StatusSet;
+    as?: string;
+  };
 }
 export interface ParallelStep extends StepCommon {
   parallel: {
@@ -135,10 +157,10 @@ export interface AuthorizeStep extends StepCommon { authorize: { credential?: st
  * compiler refuses a kind without a handler); schemas/scenario.schema.json and the README repeat it as data,
  * and test/harness/step-kinds.test.ts keeps those equal.
  */
-export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'parallel', 'repeat', 'use', 'clock', 'fail_if', 'skip_if', 'listen', 'wait', 'authorize'] as const;
+export const STEP_KINDS = ['request', 'expect', 'capture', 'set', 'paginate', 'poll', 'list', 'parallel', 'repeat', 'use', 'clock', 'fail_if', 'skip_if', 'listen', 'wait', 'authorize'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
-export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ParallelStep | RepeatStep | UseStep | ClockStep | FailIfStep | SkipIfStep | ListenStep | WaitStep | AuthorizeStep;
+export type Step = RequestStep | ExpectStep | CaptureStep | SetStep | PaginateStep | PollStep | ListStep | ParallelStep | RepeatStep | UseStep | ClockStep | FailIfStep | SkipIfStep | ListenStep | WaitStep | AuthorizeStep;
 
 /** Where a node of a YAML file is (1-based line and column). */
 export interface SourceLocation {

@@ -18,6 +18,8 @@ export interface Timeouts {
   pollDeadlineMs: number;
   scenarioMs: number;
   maxPages: number;
+  /** Pages one walk of a paged list may read (engine/paging.ts); at most maxPages. */
+  maxListPages: number;
 }
 
 /**
@@ -63,7 +65,7 @@ export function stepBudgetMs(ownMs: number, scenarioLeftMs: number): number {
   return Math.max(0, Math.min(ownMs, scenarioLeftMs));
 }
 
-type Field = 'request_ms' | 'poll_interval_ms' | 'poll_deadline_ms' | 'scenario_ms';
+type Field = 'request_ms' | 'poll_interval_ms' | 'poll_deadline_ms' | 'scenario_ms' | 'max_pages' | 'max_list_pages';
 
 export interface BoundProblem {
   /** The field reported: the one the profile wrote (a default cannot be at fault alone). */
@@ -101,6 +103,13 @@ export function boundProblems(t: Timeouts, written: ReadonlySet<string>): BoundP
       hint: 'lower poll_interval_ms or raise poll_deadline_ms',
     });
   }
+  if (t.maxListPages > t.maxPages) {
+    problems.push({
+      field: pick('max_list_pages', 'max_pages'),
+      message: `timeouts: max_list_pages ${t.maxListPages} exceeds max_pages ${t.maxPages}: a walk of a paged list would read more pages than any walk may`,
+      hint: `lower max_list_pages to at most ${t.maxPages} or raise max_pages`,
+    });
+  }
   return problems;
 }
 
@@ -110,13 +119,14 @@ export function boundIssues(t: Timeouts, written: ReadonlySet<string>, locate: (
 }
 
 /** The `timeouts` a profile wrote (snake_case, any subset), with the defaults filled in. */
-export function timeoutsOf(t: { request_ms?: number; poll_interval_ms?: number; poll_deadline_ms?: number; scenario_ms?: number; max_pages?: number } = {}): Timeouts {
+export function timeoutsOf(t: { request_ms?: number; poll_interval_ms?: number; poll_deadline_ms?: number; scenario_ms?: number; max_pages?: number; max_list_pages?: number } = {}): Timeouts {
   return {
     requestMs: t.request_ms ?? TIMEOUT_DEFAULTS.requestMs,
     pollIntervalMs: t.poll_interval_ms ?? TIMEOUT_DEFAULTS.pollIntervalMs,
     pollDeadlineMs: t.poll_deadline_ms ?? TIMEOUT_DEFAULTS.pollDeadlineMs,
     scenarioMs: t.scenario_ms ?? TIMEOUT_DEFAULTS.scenarioMs,
     maxPages: t.max_pages ?? TIMEOUT_DEFAULTS.maxPages,
+    maxListPages: t.max_list_pages ?? Math.min(TIMEOUT_DEFAULTS.maxListPages, t.max_pages ?? TIMEOUT_DEFAULTS.maxPages),
   };
 }
 

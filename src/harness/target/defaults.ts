@@ -52,6 +52,7 @@ export const TIMEOUT_DEFAULTS = {
   pollDeadlineMs: 30_000,
   scenarioMs: 60_000,
   maxPages: 10_000,
+  maxListPages: 1_000,
 } as const;
 
 export const INDICATION_ROLES = ['primary', 'fractional_minimum', 'enforced_maximum', 'unenforced_maximum', 'extendable'] as const;

@@ -11,6 +11,7 @@ import { timeoutsOf, timingOf } from './bounds.js';
 import { FIELD_DEFAULTS, PATH_DEFAULTS, RECORD_DEFAULTS } from './defaults.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
 import { EMBEDDED, isEmbedded, type Profile } from './profile.js';
+import { pagingOf, requestShapesOf } from './paging.js';
 import { position, resolveCredentials } from './secrets.js';
 import { checkControlUrl } from './semantics.js';
 import type { ResolvedTarget } from './types.js';
@@ -61,13 +62,16 @@ export function resolveTarget(profile: Profile, opts: ResolveOptions = {}): Reso
     paths: fillPathParams({ ...PATH_DEFAULTS, ...(raw.paths ?? {}) }, raw.path_params ?? {}),
     fields: { ...FIELD_DEFAULTS, ...(raw.fields ?? {}) },
     records: { ...RECORD_DEFAULTS, ...(raw.records ?? {}) },
-    webhook: { deleteBody: raw.webhook?.delete_body ?? false },
+    webhook: { deleteBody: false },
+    shapes: requestShapesOf(raw, { ...FIELD_DEFAULTS, ...(raw.fields ?? {}) }.webhook_url ?? 'url'),
+    paging: pagingOf(raw.paging),
     capabilities: new Set(),
     ...(raw.implementation ? { implementation: implementationOf(raw.implementation) } : {}),
     allowMutations: raw.allow_mutations ?? false,
     timing: timingOf(raw.timing),
     timeouts: timeoutsOf(raw.timeouts),
   };
+  target.webhook.deleteBody = target.shapes.webhook_delete.in === 'json-body';
   target.capabilities = deriveCapabilities(raw.capabilities ?? [], { ...target, baseUrl: target.baseUrl === EMBEDDED ? EMBEDDED_LOOPBACK : target.baseUrl });
   return target;
 }

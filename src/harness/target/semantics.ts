@@ -6,6 +6,7 @@ import { PROFILE_ERROR_CODES } from './errors.js';
 import type { YamlSource } from '../yaml/source.js';
 import { position } from './secrets.js';
 import type { ProfileIssue } from './validate.js';
+import { shapeIssues, type RawPaging, type RawShapes } from './paging.js';
 
 /** The profile as written (snake_case), after schema validation. */
 export interface RawProfile {
@@ -25,13 +26,16 @@ export interface RawProfile {
   path_params?: Record<string, string | number>;
   fields?: Record<string, string>;
   records?: Record<string, string | null>;
-  webhook?: { delete_body?: boolean };
+  webhook?: RawShapes['webhook'];
+  checkpoint?: RawShapes['checkpoint'];
+  /** How each list is paged (paging.ts). */
+  paging?: RawPaging;
   capabilities?: Array<'mutation' | 'clock' | 'funding' | 'consent'>;
   /** Embedded profiles only: which generated secret of the reference server feeds which credential. */
   embedded?: { api_keys?: Record<string, string> };
   /** The target's own timing (clock-less forms of scenarios). */
   timing?: { short_lived_token_max_s?: number; expiry_leeway_s?: number; uid_rotation_max_s?: number };
-  timeouts?: { request_ms?: number; poll_interval_ms?: number; poll_deadline_ms?: number; scenario_ms?: number; max_pages?: number };
+  timeouts?: { request_ms?: number; poll_interval_ms?: number; poll_deadline_ms?: number; scenario_ms?: number; max_pages?: number; max_list_pages?: number };
 }
 
 export interface RawCredential {
@@ -112,6 +116,7 @@ export function checkProfile(p: RawProfile, source: YamlSource): SemanticIssue[]
     });
   }
   issues.push(...checkEmbedded(p, source));
+  issues.push(...shapeIssues(p, (path) => position(source, path, 'key')));
   issues.push(...checkTiming(p, source));
   return issues;
 }

@@ -3,6 +3,8 @@
  * environment variables the profile names. Field names mirror schemas/target.schema.json (snake_case in
  * YAML, camelCase here).
  */
+import type { ListKey, ListPaging, RequestShape, RequestShapeKey } from './paging.js';
+
 export type Capability =
   | 'mutation'
   | 'second-user'
@@ -75,13 +77,17 @@ export interface ResolvedTarget {
   fields: Record<string, string>;
   /** JSON pointer to where each record sits in its response ("" = the body); null = the response holds no record. */
   records: Record<string, string | null>;
-  /** Request shapes of webhook operations the spec does not show. */
+  /** Request shapes of webhook operations the spec does not show. `deleteBody`: DELETE /webhook carries a JSON body (shapes.webhook_delete). */
   webhook: { deleteBody: boolean };
+  /** Where a value goes in each request whose shape the spec leaves open (profile webhook.delete, webhook.register, checkpoint.put). */
+  shapes: Record<RequestShapeKey, RequestShape>;
+  /** How each list is paged (profile paging.<list>; `none` = one answer is the whole list). */
+  paging: Record<ListKey, ListPaging>;
   capabilities: Set<Capability>;
   /** Profile `implementation`: a stated version and/or the (lower-cased) name of a response header carrying it. */
   implementation?: { version?: string; versionHeader?: string };
   allowMutations: boolean;
   /** The target's own timing (profile `timing`): what clock-less forms of scenarios may wait for (bounds.ts Timing). */
   timing: { shortLivedTokenMaxS?: number; expiryLeewayS: number; uidRotationMaxS?: number };
-  timeouts: { requestMs: number; pollIntervalMs: number; pollDeadlineMs: number; scenarioMs: number; maxPages: number };
+  timeouts: { requestMs: number; pollIntervalMs: number; pollDeadlineMs: number; scenarioMs: number; maxPages: number; maxListPages: number };
 }

@@ -8,9 +8,9 @@ import { CODE_SCHEMA, type RouteDeps } from './deps.js';
 
 export function registerCellRoutes(app: FastifyInstance, { ctx }: RouteDeps): void {
   const paths = apiPaths(ctx.variants);
-  app.get(fastifyPath(paths.cells), async (request) => {
+  app.get(fastifyPath(paths.cells), async (request, reply) => {
     begin(request, paths.cells, ctx);
-    return listBody(ctx, 'cells', ctx.data.cells);
+    return listBody(ctx, 'cells', ctx.data.cells, request, reply);
   });
   app.get<{ Params: { code: string } }>(fastifyPath(paths.cell), {
     attachValidation: true,

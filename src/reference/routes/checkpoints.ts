@@ -45,13 +45,18 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
   const notFound = (): ApiError => new ApiError(404, 'Checkpoint not found');
 
   const paths = apiPaths(ctx.variants);
-  app.get(fastifyPath(paths.checkpoints), async (request) => {
+  app.get(fastifyPath(paths.checkpoints), async (request, reply) => {
     const p = begin(request, paths.checkpoints, ctx);
-    return listBody(ctx, 'checkpoints', book().list(checkpointOwner(p, ctx)));
+    return listBody(ctx, 'checkpoints', book().list(checkpointOwner(p, ctx)), request, reply);
   });
 
-  app.put<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request, reply) => {
+  // "Request body of PUT ...: not shown" (Endpoint rule 11): none, or (variant) a JSON body naming the checkpoint.
+  const putBody = ctx.variants.is('checkpoint-put-json-body')
+    ? { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } } }
+    : {};
+  app.put<{ Params: NameParams; Body: { name?: string } }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS, ...putBody } }, async (request, reply) => {
     const p = begin(request, '/event/checkpoint/{name}', ctx);
+    if (ctx.variants.is('checkpoint-put-json-body') && request.body.name !== request.params.name) throw new ApiError(400, 'The body names another checkpoint.');
     // "Behaviour when the name already exists: not shown": unchanged 200 by default, or a variant's reading.
     const existing = ctx.variants.choice('checkpoint-put-existing');
     const r = book().create(checkpointOwner(p, ctx), request.params.name, headCursorFor(domain, p, ctx), domain.nowIso(), existing === 'checkpoint-put-existing-reset');

@@ -26,9 +26,9 @@ export function registerEntityRoutes(app: FastifyInstance, { ctx }: RouteDeps): 
   };
 
   const paths = apiPaths(ctx.variants);
-  app.get(fastifyPath(paths.entities), async (request) => {
+  app.get(fastifyPath(paths.entities), async (request, reply) => {
     const p = begin(request, paths.entities, ctx);
-    return listBody(ctx, 'entities', ctx.data.entities.filter((e) => p.allowedEntities.includes(e.code)).map(publicEntity));
+    return listBody(ctx, 'entities', ctx.data.entities.filter((e) => p.allowedEntities.includes(e.code)).map(publicEntity), request, reply);
   });
   app.get<{ Params: { code: string } }>(fastifyPath(paths.entity), { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
     const p = begin(request, paths.entity, ctx);
@@ -39,11 +39,11 @@ export function registerEntityRoutes(app: FastifyInstance, { ctx }: RouteDeps): 
   const inQuery = paths.entity_users.includes('?');
   app.get<{ Params: { code?: string }; Querystring: { entity_code?: string } }>(fastifyPath(paths.entity_users), {
     attachValidation: true, schema: inQuery ? { querystring: ENTITY_QUERY } : { params: PARAMS },
-  }, async (request) => {
+  }, async (request, reply) => {
     const p = begin(request, paths.entity_users, ctx);
     const code = (inQuery ? request.query.entity_code : request.params.code) ?? '';
     // Fault entity-users-not-allow-listed: this one operation skips the allow-list (the rule itself stays in permissions.ts).
     if (!ctx.faults.on('entity-users-not-allow-listed')) allowEntity(p, code, ctx);
-    return listBody(ctx, 'entity_users', find(code).users);
+    return listBody(ctx, 'entity_users', find(code).users, request, reply);
   });
 }

@@ -46,11 +46,11 @@ export function registerHoldingRoutes(app: FastifyInstance, { ctx, domain }: Rou
   const inQuery = paths.holdings.includes('?');
   app.get<{ Params: Partial<Params>; Querystring: Partial<Params> }>(fastifyPath(paths.holdings), {
     attachValidation: true, schema: inQuery ? { querystring: ENTITY_PARAMS } : { params: ENTITY_PARAMS },
-  }, async (request) => {
+  }, async (request, reply) => {
     const p = begin(request, paths.holdings, ctx);
     const code = (inQuery ? request.query.entity_code : request.params.entity_code) ?? '';
     allowEntity(p, code, ctx);
-    return listBody(ctx, 'holdings', domain.holdingsOf(code).map((h) => holdingView(h, ctx.faults)));
+    return listBody(ctx, 'holdings', domain.holdingsOf(code).map((h) => holdingView(h, ctx.faults)), request, reply);
   });
   app.get<{ Params: Params }>('/holding/:entity_code/:holding_uid', { attachValidation: true, schema: { params: HOLDING_PARAMS } }, async (request) => {
     const p = begin(request, '/holding/{entity_code}/{holding_uid}', ctx);
@@ -59,10 +59,10 @@ export function registerHoldingRoutes(app: FastifyInstance, { ctx, domain }: Rou
     const h = holdingOf(request.params.entity_code, request.params.holding_uid);
     return h === null ? null : holdingView(h, ctx.faults);
   });
-  app.get<{ Params: Params }>(fastifyPath(paths.holding_extensions), { attachValidation: true, schema: { params: HOLDING_PARAMS } }, async (request) => {
+  app.get<{ Params: Params }>(fastifyPath(paths.holding_extensions), { attachValidation: true, schema: { params: HOLDING_PARAMS } }, async (request, reply) => {
     const p = begin(request, paths.holding_extensions, ctx);
     allowEntity(p, request.params.entity_code, ctx);
     const h = holdingOf(request.params.entity_code, request.params.holding_uid);
-    return h === null ? null : listBody(ctx, 'holding_extensions', domain.extensions.get(h.uid) ?? []);
+    return h === null ? null : listBody(ctx, 'holding_extensions', domain.extensions.get(h.uid) ?? [], request, reply);
   });
 }

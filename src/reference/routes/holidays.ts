@@ -17,11 +17,11 @@ export function registerHolidayRoutes(app: FastifyInstance, { ctx }: RouteDeps):
       querystring: { type: 'object', properties: { country: CODE_SCHEMA } },
       ...(byYear ? { params: { type: 'object', properties: { year: { type: 'integer', minimum: 1900, maximum: 2999 } }, required: ['year'] } } : {}),
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     begin(request, path, ctx);
     const { country } = request.query;
     const year = request.params.year;
     return listBody(ctx, 'holidays', ctx.data.holidays.filter((h) =>
-      (country === undefined || h.country === country) && (year === undefined || h.date.startsWith(`${year}-`))));
+      (country === undefined || h.country === country) && (year === undefined || h.date.startsWith(`${year}-`))), request, reply);
   });
 }

@@ -36,10 +36,10 @@ function singleIndicationBody(record: Record<string, unknown>, variants: Variant
 
 export function registerIndicationRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
   const path = apiPaths(ctx.variants).indications;
-  app.get(fastifyPath(path), async (request) => {
+  app.get(fastifyPath(path), async (request, reply) => {
     begin(request, path, ctx);
     const now = domain.clock.now();
-    return listBody(ctx, 'indications', domain.indications.specs.map((s) => indicationRecord(domain.indications.view(s, now), ctx.variants)));
+    return listBody(ctx, 'indications', domain.indications.specs.map((s) => indicationRecord(domain.indications.view(s, now), ctx.variants)), request, reply);
   });
   // GET /indication/{code} is the spec's own path: it never moves.
   app.get<{ Params: { code: string } }>('/indication/:code', {

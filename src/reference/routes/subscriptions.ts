@@ -111,9 +111,9 @@ export function registerSubscriptionRoutes(app: FastifyInstance, { ctx, domain }
   app.get<{ Querystring: { entity_code: string } }>('/subscription', {
     attachValidation: true,
     schema: { querystring: { type: 'object', properties: { entity_code: CODE_SCHEMA }, required: ['entity_code'] } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const p = begin(request, '/subscription', ctx);
     allowEntity(p, request.query.entity_code, ctx);
-    return listBody(ctx, 'subscriptions', domain.subscriptions.forEntity(request.query.entity_code));
+    return listBody(ctx, 'subscriptions', domain.subscriptions.forEntity(request.query.entity_code), request, reply);
   });
 }

@@ -34,8 +34,11 @@ export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: Rou
     return reply.code(postStatus(ctx.variants)).send({ email: p.userEmail, url });
   });
 
-  const deleteBody = ctx.variants.is('webhook-delete-body');
-  app.delete('/webhook', { attachValidation: true, ...(deleteBody ? { schema: { body: bodySchema } } : {}) }, async (request) => {
+  // "Request shape of DELETE /webhook: not shown": nothing, or (variants) the URL in a JSON body or a query parameter.
+  const shape = ctx.variants.choice('webhook-delete-request');
+  const schema = shape === 'webhook-delete-body' ? { body: bodySchema }
+    : shape === 'webhook-delete-query' ? { querystring: { type: 'object', required: ['url'], properties: { url: URL_SCHEMA } } } : undefined;
+  app.delete('/webhook', { attachValidation: true, ...(schema ? { schema } : {}) }, async (request) => {
     const p = begin(request, '/webhook', ctx);
     const url = domain.webhooks.get(p.userEmail) ?? null;
     domain.webhooks.delete(p.userEmail);

@@ -12,6 +12,7 @@ import { clockStep } from './clock.js';
 import { expectStep } from './expect.js';
 import { failIfStep } from './fail-if.js';
 import { listenStep } from './listen.js';
+import { listStep } from './list.js';
 import { paginateStep } from './paginate.js';
 import { parallelStep } from './parallel.js';
 import { pollStep } from './poll.js';
@@ -31,6 +32,7 @@ const HANDLERS: { readonly [K in StepKind]: StepHandler<StepOf<K>> } = {
   set: setStep,
   paginate: paginateStep,
   poll: pollStep,
+  list: listStep,
   parallel: parallelStep,
   repeat: repeatStep,
   use: useStep,

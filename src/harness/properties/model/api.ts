@@ -6,6 +6,7 @@
  * Answers are returned as data (status, body text, JSON, schema mismatch) for the model to judge; no HTTP
  * answer throws here, only a missing one (HARNESS).
  */
+import { placeShape } from '../../engine/shapes.js';
 import { Decimal } from 'decimal.js';
 import { checkSchema } from '../../checks/schema.js';
 import { excerpt, type Redact } from '../../checks/excerpt.js';
@@ -103,8 +104,12 @@ export class ModelApi {
     return this.together(items, `/indication/${encodeURIComponent(this.deps.target.indications.primary ?? '')}`, label);
   }
 
-  putCheckpoint(name: string, credential: string, label: string): Promise<Answer> {
-    return this.one('PUT', this.checkpointPath(name), credential, undefined, {}, label);
+  /** The request shape of PUT is the profile's (checkpoint.put; engine/shapes.ts): no body, a body or a query naming the checkpoint. */
+  async putCheckpoint(name: string, credential: string, label: string): Promise<Answer> {
+    const placed = placeShape(this.deps.target.shapes.checkpoint_put, name);
+    const query = placed.query ? `?${new URLSearchParams(placed.query).toString()}` : '';
+    const req = await this.request('PUT', `${this.checkpointPath(name)}${query}`, credential, undefined, placed.body ? { 'content-type': placed.body.contentType } : {});
+    return this.oneRequest(placed.body ? { ...req, body: placed.body.text } : req, label, true);
   }
 
   getCheckpoint(name: string, label: string): Promise<Answer> {
@@ -173,7 +178,10 @@ export class ModelApi {
   }
 
   private async one(method: string, path: string, credential: string, body: unknown, headers: Record<string, string>, label: string, checkSchema = true): Promise<Answer> {
-    const req = await this.request(method, path, credential, body, headers);
+    return this.oneRequest(await this.request(method, path, credential, body, headers), label, checkSchema);
+  }
+
+  private async oneRequest(req: HttpRequest, label: string, checkSchema: boolean): Promise<Answer> {
     let res: HttpResponse;
     try {
       res = await this.deps.transport.send(req, label);

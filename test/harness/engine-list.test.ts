@@ -1,0 +1,161 @@
+/**
+ * The `list` step (issue 25): every paging kind walks every page of a list of 7 entries served 3 a page; a
+ * `find` stops at the first page holding the record; a loop, a Link off the target and a walk past
+ * timeouts.max_list_pages fail readably; a page without an array where the profile points is a failed
+ * check; request shapes put the value where the profile says. Against a stub server on port 0.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { nextLink, pathUnderBase } from '../../src/harness/engine/paging.js';
+import { placeShape } from '../../src/harness/engine/shapes.js';
+import { listPagingOf, requestShapesOf, type ListPaging } from '../../src/harness/target/paging.js';
+import { json, makeTarget, run, scenarioFromYaml, startStub, type Stub } from './engine-helpers.js';
+
+const ENTRIES = Array.from({ length: 7 }, (_, i) => ({ uid: `u${i + 1}` }));
+const SIZE = 3;
+let stub: Stub;
+
+before(async () => {
+  stub = await startStub((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const q = url.searchParams;
+    switch (url.pathname) {
+      case '/api/v1/pn': {
+        const page = Number(q.get('page') ?? 1);
+        return json(res, 200, { results: ENTRIES.slice((page - 1) * SIZE, page * SIZE), info: { more: page * SIZE < ENTRIES.length } });
+      }
+      case '/api/v1/pn-empty': {
+        const page = Number(q.get('p') ?? 0);
+        return json(res, 200, ENTRIES.slice(page * SIZE, (page + 1) * SIZE));
+      }
+      case '/api/v1/cur': {
+        const from = Number(q.get('after') ?? 0);
+        return json(res, 200, { data: ENTRIES.slice(from, from + SIZE), next: from + SIZE < ENTRIES.length ? String(from + SIZE) : null });
+      }
+      case '/api/v1/link': {
+        const from = Number(q.get('from') ?? 0);
+        if (from + SIZE < ENTRIES.length) res.setHeader('link', `<${stub.url}/api/v1/link?from=${from + SIZE}&k=${q.get('k') ?? ''}>; rel="next", <${stub.url}/api/v1/link>; rel="first"`);
+        return json(res, 200, ENTRIES.slice(from, from + SIZE));
+      }
+      case '/api/v1/off': {
+        const from = Number(q.get('offset') ?? 0);
+        return json(res, 200, ENTRIES.slice(from, from + Number(q.get('limit') ?? 100)));
+      }
+      case '/api/v1/loop': return json(res, 200, { data: [{ uid: 'x' }], next: 'same' });
+      case '/api/v1/offsite': res.setHeader('link', '<http://elsewhere.invalid/api/v1/x>; rel="next"'); return json(res, 200, []);
+      case '/api/v1/notalist': return json(res, 200, { results: 'nope' });
+      case '/api/v1/echo': return json(res, 200, { body: req.body, query: Object.fromEntries(q), type: req.headers['content-type'] ?? null });
+      default: return json(res, 404, { detail: 'Not Found' });
+    }
+  });
+});
+after(() => stub.close());
+
+const targetWith = (paging: ListPaging, listPointer = '', maxListPages = 50) => {
+  const t = makeTarget(stub.url, { maxListPages });
+  return { ...t, fields: { subscriptions_list: listPointer }, paging: { ...t.paging, subscriptions: paging } };
+};
+
+const walkScenario = (path: string, extra = '') => scenarioFromYaml(`
+id: t.list
+title: list walk
+covers: [T-ONE]
+steps:
+  - list: { of: subscriptions, request: { method: GET, path: ${path} }, as: subs${extra} }
+  - set: { uids: "\${pluck(subs.items, '/uid')}" }
+`);
+
+const KINDS: Array<[string, string, ListPaging, string]> = [
+  ['page-number with has_next', '/pn', listPagingOf({ kind: 'page-number', has_next: '/info/more' }), '/results'],
+  ['page-number until an empty page (0-based, param p)', '/pn-empty', listPagingOf({ kind: 'page-number', param: 'p', first: 0 }), ''],
+  ['cursor', '/cur', listPagingOf({ kind: 'cursor', param: 'after', next: '/next' }), '/data'],
+  ['link-header (query of the template dropped, the link\'s kept)', '/link?k=v', listPagingOf('link-header'), ''],
+  ['offset-limit', '/off', listPagingOf({ kind: 'offset-limit', limit: SIZE }), ''],
+];
+
+describe('list step: every page, whatever the paging kind', () => {
+  for (const [name, path, paging, pointer] of KINDS) {
+    it(name, async () => {
+      const before = stub.requests.length;
+      const r = await run(walkScenario(path), targetWith(paging, pointer));
+      assert.equal(r.error, undefined, r.error?.message);
+      assert.deepEqual(r.outcome?.vars.uids, ENTRIES.map((e) => e.uid));
+      assert.ok(stub.requests.length - before >= 3, `${stub.requests.length - before} pages read`);
+    });
+  }
+
+  it('none reads one answer only (the default)', async () => {
+    const before = stub.requests.length;
+    const r = await run(walkScenario('/pn'), targetWith(listPagingOf(undefined), '/results'));
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.deepEqual(r.outcome?.vars.uids, ['u1', 'u2', 'u3']);
+    assert.equal(stub.requests.length - before, 1);
+  });
+
+  it('find stops at the first page holding the record', async () => {
+    const before = stub.requests.length;
+    const r = await run(scenarioFromYaml(`
+id: t.find
+title: find
+covers: [T-ONE]
+steps:
+  - list: { of: subscriptions, request: { method: GET, path: /cur }, find: entry.uid == 'u5', as: subs }
+  - expect: { of: subs, where: ["subs.found.uid == 'u5'", 'subs.pages == 2', '!subs.complete'] }
+`), targetWith(listPagingOf({ kind: 'cursor', param: 'after', next: '/next' }), '/data'));
+    assert.equal(r.error, undefined, r.error?.message);
+    assert.equal(stub.requests.length - before, 2);
+  });
+
+  it('a token that comes again, a Link off the target and a walk past max_list_pages fail readably', async () => {
+    const loop = await run(walkScenario('/loop'), targetWith(listPagingOf({ kind: 'cursor', next: '/next' }), '/data'));
+    assert.match(loop.error?.message ?? '', /came again: the target pages in a loop/);
+    const off = await run(walkScenario('/offsite'), targetWith(listPagingOf('link-header')));
+    assert.match(off.error?.message ?? '', /leaves the target's base URL/);
+    const long = await run(walkScenario('/cur'), targetWith(listPagingOf({ kind: 'cursor', param: 'after', next: '/next' }), '/data', 2));
+    assert.match(long.error?.message ?? '', /more than timeouts\.max_list_pages \(2\) pages/);
+  });
+
+  it('a page without an array where the profile points is a failed check, not an engine error', async () => {
+    const r = await run(walkScenario('/notalist'), targetWith(listPagingOf('page-number'), '/results'));
+    assert.equal((r.error as { code?: string } | undefined)?.code, 'FTF_E_CHECK_FAILED');
+    assert.match(r.error?.message ?? '', /\[list\] page 1 of GET .* has no array at pointer "\/results"/);
+  });
+});
+
+describe('request shapes', () => {
+  it('place the value where the profile says: JSON body, query, form, nowhere', async () => {
+    assert.deepEqual(placeShape({ in: 'json-body', name: 'url' }, 'u'), { body: { text: '{"url":"u"}', contentType: 'application/json' } });
+    assert.deepEqual(placeShape({ in: 'json-body', name: '' }, 'u'), { body: { text: '{}', contentType: 'application/json' } });
+    assert.deepEqual(placeShape({ in: 'query', name: 'url' }, 'u'), { query: { url: 'u' } });
+    assert.deepEqual(placeShape({ in: 'form', name: 'url' }, 'a b'), { body: { text: 'url=a+b', contentType: 'application/x-www-form-urlencoded' } });
+    assert.deepEqual(placeShape({ in: 'none' }, 'u'), {});
+    const t = makeTarget(stub.url);
+    const r = await run(scenarioFromYaml(`
+id: t.shape
+title: shape
+covers: [T-ONE]
+steps:
+  - request: { method: DELETE, path: /echo, shape: { of: webhook_delete, value: 'https://h.invalid/x' }, as: d }
+  - request: { method: PUT, path: /echo, shape: { of: checkpoint_put, value: cp-1 }, as: p }
+  - expect: { of: d, json: { query: { url: 'https://h.invalid/x' }, body: '' } }
+  - expect: { of: p, json: { body: '{"name":"cp-1"}', type: application/json } }
+`), { ...t, shapes: requestShapesOf({ webhook: { delete: 'query' }, checkpoint: { put: 'json-body' } }, 'url') });
+    assert.equal(r.error, undefined, r.error?.message);
+  });
+
+  it('the old webhook.delete_body: true still means a JSON body named by fields.webhook_url', () => {
+    assert.deepEqual(requestShapesOf({ webhook: { delete_body: true } }, 'callbackUrl').webhook_delete, { in: 'json-body', name: 'callbackUrl' });
+    assert.deepEqual(requestShapesOf({}, 'url').webhook_delete, { in: 'none' });
+  });
+});
+
+describe('paging helpers', () => {
+  it('nextLink reads rel="next" among several links (RFC 8288), pathUnderBase keeps links under base_url', () => {
+    assert.equal(nextLink('<https://a/api/v1/x?p=2>; rel="next", <https://a/api/v1/x?p=9>; rel="last"'), 'https://a/api/v1/x?p=2');
+    assert.equal(nextLink('<https://a/x?p=1>; rel="prev"'), undefined);
+    assert.equal(nextLink('</api/v1/x?p=2>; rel=next'), '/api/v1/x?p=2');
+    assert.equal(pathUnderBase('https://a/api/v1', 'https://a/api/v1/x', '/api/v1/x?p=2'), '/x?p=2');
+    assert.equal(pathUnderBase('https://a/api/v1', 'https://a/api/v1/x', 'https://b/api/v1/x'), undefined);
+    assert.equal(pathUnderBase('https://a/api/v1', 'https://a/api/v1/x', 'https://a/other'), undefined);
+  });
+});
