@@ -233,14 +233,14 @@ function firstOfEachPoint(): string[] {
 
 export const PERSONAS: readonly PersonaInfo[] = Object.freeze([
   Object.freeze({
-    name: 'paged-and-shaped',
-    description: 'the paging kinds all-alternate does not take (every list by cursor, subscriptions by page number, holdings by offset/limit) with the request shapes the spec leaves open (DELETE /webhook by query, PUT checkpoint with a JSON body)',
-    variants: Object.freeze(['lists-cursor', 'subscriptions-page-number', 'holdings-offset-limit', 'webhook-delete-query', 'checkpoint-put-json-body']),
-  }),
-  Object.freeze({
     name: 'all-alternate',
     description: 'every point at once on its first alternate (variants of one point exclude each other)',
     variants: Object.freeze(firstOfEachPoint()),
+  }),
+  Object.freeze({
+    name: 'paged-and-shaped',
+    description: 'the paging kinds all-alternate does not take (every list by cursor, subscriptions by page number, holdings by offset/limit) with the request shapes the spec leaves open (DELETE /webhook by query, PUT checkpoint with a JSON body)',
+    variants: Object.freeze(['lists-cursor', 'subscriptions-page-number', 'holdings-offset-limit', 'webhook-delete-query', 'checkpoint-put-json-body']),
   }),
 ]);
 

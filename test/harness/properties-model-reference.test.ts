@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { EventsApi } from '../../src/harness/properties/events-api.js';
 import { ModelApi } from '../../src/harness/properties/model/api.js';
-import { requestShapeOf, type RequestShape } from '../../src/harness/target/paging.js';
+import { pagingOf, requestShapesOf, type RawPaging, type RequestShape } from '../../src/harness/target/paging.js';
 import { prepareModelProperty } from '../../src/harness/properties/model/property.js';
 import { propertySettings } from '../../src/harness/properties/runner.js';
 import { RunLog } from '../../src/harness/properties/run-log.js';
@@ -60,9 +60,18 @@ async function runModel(opts: { fault?: string; variants?: string[]; runs?: stri
       if (group === 'paths') target.paths[name] = String(value);
       if (group === 'webhook' && name === 'delete_body') target.webhook.deleteBody = value === true;
     }
-    if (settings['checkpoint.put.in'] !== undefined) {
-      target.shapes.checkpoint_put = requestShapeOf({ in: settings['checkpoint.put.in'] as RequestShape['in'], name: String(settings['checkpoint.put.name'] ?? '') }, target.shapes.checkpoint_put, 'name');
+    // Paging: paging.<list>.<field> settings, read as the profile loader reads them.
+    const paging: Record<string, Record<string, unknown>> = {};
+    for (const [key, value] of Object.entries(settings)) {
+      const [group, list, field] = key.split('.') as [string, string, string];
+      if (group === 'paging') (paging[list] ??= {})[field] = value;
     }
+    target.paging = pagingOf(paging as RawPaging);
+    const shape = (prefix: string) => (settings[`${prefix}.in`] === undefined ? undefined : { in: settings[`${prefix}.in`] as RequestShape['in'], name: String(settings[`${prefix}.name`] ?? '') });
+    target.shapes = requestShapesOf({
+      webhook: { ...(settings['webhook.delete_body'] === true ? { delete_body: true } : {}), ...(shape('webhook.delete') ? { delete: shape('webhook.delete') } : {}) },
+      checkpoint: { ...(shape('checkpoint.put') ? { put: shape('checkpoint.put') } : {}) },
+    }, target.fields.webhook_url ?? 'url');
     const redactor = new Redactor();
     const log = new RunLog();
     const inner = createUndiciTransport();
@@ -105,7 +114,7 @@ describe('model property against the reference', () => {
     assert.equal(o.stats?.numRuns, 15);
   });
 
-  for (const variants of [['all-alternate'], ['checkpoint-put-existing-reset', 'subscribe-response-minimal', 'indication-wrapped', 'total-count-absent', 'checkpoint-list-bare', 'webhook-post-202', 'limit-param-page-size']]) {
+  for (const variants of [['all-alternate'], ['paged-and-shaped'], ['checkpoint-put-existing-reset', 'subscribe-response-minimal', 'indication-wrapped', 'total-count-absent', 'checkpoint-list-bare', 'webhook-post-202', 'limit-param-page-size']]) {
     it(`holds under the variants ${variants.join(', ')}`, async () => {
       const o = await runModel({ variants, runs: '10' });
       assert.equal(o.error, undefined, o.error?.message);

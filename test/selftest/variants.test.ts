@@ -86,6 +86,10 @@ describe('variant selection and flags', () => {
   it('the CI subset names known variants and the all-alternate persona', () => {
     assert.deepEqual(selectVariantRuns({ subset: 'ci' }), [...VARIANT_CI_SUBSET]);
     assert.ok(VARIANT_CI_SUBSET.includes('all-alternate'));
+    // Issue 25: CI walks paged lists and sends the open request shapes on every run (a paging and a request-shape variant).
+    const inCi = new Set(VARIANT_CI_SUBSET.flatMap((n) => PERSONAS.find((p) => p.name === n)?.variants ?? [n]));
+    assert.ok(['subscriptions-page-number', 'lists-cursor'].every((n) => inCi.has(n)), 'a paging variant with page-number or cursor layouts');
+    assert.ok(inCi.has('webhook-delete-query') && inCi.has('checkpoint-put-json-body'), 'the request-shape variants');
   });
   it('all = every variant and every persona', () => {
     assert.equal(selectVariantRuns({}).length, VARIANTS.length + PERSONAS.length);

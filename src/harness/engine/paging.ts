@@ -60,88 +60,151 @@ export function nextLink(header: string | undefined): string | undefined {
 
 const isEnd = (v: unknown): boolean => v === undefined || v === null || v === '' || v === false;
 
-export async function walkList(ctx: StepContext, key: ListKey, spec: RequestSpec, o: WalkOptions = {}): Promise<ListWalk> {
-  const target = ctx.engine.target;
-  const paging: ListPaging = target.paging[key] ?? { kind: 'none' };
-  const pointer = listPointer(target.fields, key);
-  const maxPages = target.timeouts.maxListPages;
+/** One page as the walker needs it. */
+export interface FetchedPage {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  url: string;
+}
+
+/** What to ask for next: query parameters set on the template, or (a Link) a whole path + query under base_url. */
+export interface PageRequest {
+  query: Record<string, string>;
+  path?: string;
+}
+
+/** The target pages in a loop, leaves base_url, or pages past the bound: the caller names it its own way. */
+export class WalkProblem extends Error {
+  constructor(message: string, readonly pageNumber: number, readonly hint?: string) {
+    super(message);
+  }
+}
+
+export interface PagesWalked<P> {
+  last: P;
+  items: unknown[];
+  pages: number;
+  complete: boolean;
+  found: unknown;
+}
+
+/**
+ * The walk itself, for any sender: the list step (walkList, through StepContext.send) and the model
+ * property's API client. A non-2xx page ends it (`complete` false); a 2xx page without an array at
+ * `pointer` is NotAList (thrown by `notAList`); loops, links off base_url and the page bound are WalkProblems.
+ */
+export async function walkPages<P extends FetchedPage>(o: {
+  paging: ListPaging;
+  pointer: string;
+  maxPages: number;
+  baseUrl: string;
+  fetch: (request: PageRequest, pageNumber: number) => Promise<P>;
+  notAList: (page: P, pageNumber: number, got: unknown) => Error;
+  find?: (entry: unknown) => boolean;
+}): Promise<PagesWalked<P>> {
+  const { paging, pointer } = o;
   const items: unknown[] = [];
   const seen = new Set<string>();
-  let request: RequestSpec = spec;
-  let query: Record<string, string> = firstQuery(paging);
+  let request: PageRequest = { query: firstQuery(paging) };
   let offset = 0;
   let pageNo = paging.kind === 'page-number' ? paging.first : 0;
-  const fail = (n: number, page: ResponseRecord, msg: string, hint?: string): never => {
-    throw new StepError(ENGINE_ERROR_CODES.bound, `list ${key} (paging ${paging.kind}): ${msg}; page ${n} ${page.method} ${ctx.redact(page.url)} answered ${page.status}: ${excerpt(page.text, ctx.redact)}`, {
-      at: ctx.location, ...(hint ? { hint } : {}),
-    });
-  };
   for (let n = 1; ; n++) {
-    const { response: page } = await ctx.send(request, {
-      ...(o.extra ? { extra: o.extra } : {}),
-      query,
-      ...(o.maxTimeoutMs ? { maxTimeoutMs: o.maxTimeoutMs() } : {}),
-      label: n === 1 ? ctx.title : `${ctx.title} (page ${n})`,
-    });
-    const walk = (complete: boolean, found: unknown = null): ListWalk => ({ ...page, items, pages: n, complete, found });
-    if (page.status < 200 || page.status > 299) return walk(false);
+    const page = await o.fetch(request, n);
+    const walked = (complete: boolean, found: unknown = null): PagesWalked<P> => ({ last: page, items, pages: n, complete, found });
+    if (page.status < 200 || page.status > 299) return walked(false);
     const list = getPointer(page.body, pointer);
-    if (!Array.isArray(list)) throw new NotAList(page, pointer, n, preview(list));
+    if (!Array.isArray(list)) throw o.notAList(page, n, list);
     items.push(...list);
     if (o.find) {
       const hit = list.find((entry) => o.find!(entry));
-      if (hit !== undefined) return walk(false, hit);
+      if (hit !== undefined) return walked(false, hit);
     }
-    // Where the next page is, by the profile's kind; undefined = this was the last page.
-    let next: { query: Record<string, string>; request?: RequestSpec } | undefined;
-    switch (paging.kind) {
-      case 'none':
-        break;
-      case 'page-number': {
-        const more = paging.nextPage !== undefined ? getPointer(page.body, paging.nextPage)
-          : paging.hasNext !== undefined ? getPointer(page.body, paging.hasNext)
-            : list.length > 0;
-        if (isEnd(more)) break;
-        pageNo = paging.nextPage !== undefined && typeof more !== 'boolean' ? Number(toText(more)) : pageNo + 1;
-        if (!Number.isFinite(pageNo)) fail(n, page, `the next page number at ${paging.nextPage} is ${preview(more)}, not a number`);
-        next = { query: { ...sizeQuery(paging), [paging.param]: String(pageNo) } };
-        break;
-      }
-      case 'cursor': {
-        const token = getPointer(page.body, paging.next);
-        if (isEnd(token)) break;
-        const text = toText(token);
-        if (seen.has(text)) fail(n, page, `the next token ${ctx.redact(preview(text))} came again: the target pages in a loop`);
-        seen.add(text);
-        next = { query: { ...sizeQuery(paging), [paging.param]: text } };
-        break;
-      }
-      case 'link-header': {
-        const link = nextLink(page.headers.link);
-        if (link === undefined) break;
-        const path = pathUnderBase(target.baseUrl, page.url, link);
-        if (path === undefined) fail(n, page, `Link rel="next" ${ctx.redact(link)} leaves the target's base URL`, 'the harness follows links under base_url only');
-        if (seen.has(path!)) fail(n, page, `Link rel="next" ${ctx.redact(link)} came again: the target pages in a loop`);
-        seen.add(path!);
-        // The link carries the whole query (filters, page size): the template's own query is not added again.
-        const { query: _dropped, ...rest } = spec;
-        next = { query: {}, request: { ...rest, path: path! } };
-        break;
-      }
-      case 'offset-limit': {
-        offset += list.length;
-        const total = paging.total !== undefined ? Number(toText(getPointer(page.body, paging.total) ?? NaN)) : NaN;
-        if (list.length === 0 || list.length < paging.limit || (Number.isFinite(total) && offset >= total)) break;
-        next = { query: { [paging.offsetParam]: String(offset), [paging.limitParam]: String(paging.limit) } };
-        break;
-      }
+    const next = nextRequest(paging, page, list, { seen, offset, pageNo, baseUrl: o.baseUrl, n });
+    if (next === undefined) return walked(true);
+    offset = next.offset;
+    pageNo = next.pageNo;
+    if (n >= o.maxPages) {
+      throw new WalkProblem(`more than timeouts.max_list_pages (${o.maxPages}) pages`, n, 'the target may page forever; raise timeouts.max_list_pages only if the list is really that long');
     }
-    if (next === undefined) return walk(true);
-    if (n >= maxPages) {
-      fail(n, page, `more than timeouts.max_list_pages (${maxPages}) pages`, 'the target may page forever; raise timeouts.max_list_pages only if the list is really that long');
+    request = next.request;
+  }
+}
+
+/** Where the next page is, by the profile's kind; undefined = this was the last page. */
+function nextRequest(paging: ListPaging, page: FetchedPage, list: unknown[], s: { seen: Set<string>; offset: number; pageNo: number; baseUrl: string; n: number }): { request: PageRequest; offset: number; pageNo: number } | undefined {
+  const keep = { offset: s.offset, pageNo: s.pageNo };
+  switch (paging.kind) {
+    case 'none':
+      return undefined;
+    case 'page-number': {
+      const more = paging.nextPage !== undefined ? getPointer(page.body, paging.nextPage)
+        : paging.hasNext !== undefined ? getPointer(page.body, paging.hasNext)
+          : list.length > 0;
+      if (isEnd(more)) return undefined;
+      const pageNo = paging.nextPage !== undefined && typeof more !== 'boolean' ? Number(toText(more)) : s.pageNo + 1;
+      if (!Number.isFinite(pageNo)) throw new WalkProblem(`the next page number at ${paging.nextPage} is ${preview(more)}, not a number`, s.n);
+      return { ...keep, pageNo, request: { query: { ...sizeQuery(paging), [paging.param]: String(pageNo) } } };
     }
-    query = next.query;
-    if (next.request) request = next.request;
+    case 'cursor': {
+      const token = getPointer(page.body, paging.next);
+      if (isEnd(token)) return undefined;
+      const text = toText(token);
+      if (s.seen.has(text)) throw new WalkProblem(`the next token ${preview(text)} came again: the target pages in a loop`, s.n);
+      s.seen.add(text);
+      return { ...keep, request: { query: { ...sizeQuery(paging), [paging.param]: text } } };
+    }
+    case 'link-header': {
+      const link = nextLink(page.headers.link);
+      if (link === undefined) return undefined;
+      const path = pathUnderBase(s.baseUrl, page.url, link);
+      if (path === undefined) throw new WalkProblem(`Link rel="next" ${link} leaves the target's base URL`, s.n, 'the harness follows links under base_url only');
+      if (s.seen.has(path)) throw new WalkProblem(`Link rel="next" ${link} came again: the target pages in a loop`, s.n);
+      s.seen.add(path);
+      // The link carries the whole query (filters, page size): the template's own query is not added again.
+      return { ...keep, request: { query: {}, path } };
+    }
+    case 'offset-limit': {
+      const offset = s.offset + list.length;
+      const total = paging.total !== undefined ? Number(toText(getPointer(page.body, paging.total) ?? NaN)) : NaN;
+      if (list.length === 0 || list.length < paging.limit || (Number.isFinite(total) && offset >= total)) return undefined;
+      return { ...keep, offset, request: { query: { [paging.offsetParam]: String(offset), [paging.limitParam]: String(paging.limit) } } };
+    }
+  }
+}
+
+/** A list step's walk: every page through StepContext.send (recorded, schema-checked, cut to the scenario's time). */
+export async function walkList(ctx: StepContext, key: ListKey, spec: RequestSpec, o: WalkOptions = {}): Promise<ListWalk> {
+  const target = ctx.engine.target;
+  const paging: ListPaging = target.paging[key] ?? { kind: 'none' };
+  const { query: _template, ...withoutQuery } = spec;
+  let lastPage: ResponseRecord | undefined;
+  try {
+    const w = await walkPages<ResponseRecord>({
+      paging,
+      pointer: listPointer(target.fields, key),
+      maxPages: target.timeouts.maxListPages,
+      baseUrl: target.baseUrl,
+      ...(o.find ? { find: o.find } : {}),
+      notAList: (page, n, got) => new NotAList(page, listPointer(target.fields, key), n, preview(got)),
+      fetch: async (req, n) => {
+        const { response } = await ctx.send(req.path === undefined ? spec : { ...withoutQuery, path: req.path }, {
+          ...(o.extra ? { extra: o.extra } : {}),
+          query: req.query,
+          ...(o.maxTimeoutMs ? { maxTimeoutMs: o.maxTimeoutMs() } : {}),
+          label: n === 1 ? ctx.title : `${ctx.title} (page ${n})`,
+        });
+        lastPage = response;
+        return response;
+      },
+    });
+    return { ...w.last, items: w.items, pages: w.pages, complete: w.complete, found: w.found };
+  } catch (e) {
+    if (!(e instanceof WalkProblem) || !lastPage) throw e;
+    const page = lastPage;
+    throw new StepError(ENGINE_ERROR_CODES.bound, `list ${key} (paging ${paging.kind}): ${ctx.redact(e.message)}; page ${e.pageNumber} ${page.method} ${ctx.redact(page.url)} answered ${page.status}: ${excerpt(page.text, ctx.redact)}`, {
+      at: ctx.location, ...(e.hint ? { hint: e.hint } : {}),
+    });
   }
 }
 

@@ -7,6 +7,9 @@
  * answer throws here, only a missing one (HARNESS).
  */
 import { placeShape } from '../../engine/shapes.js';
+import { listPointer, walkPages, WalkProblem, type FetchedPage } from '../../engine/paging.js';
+import type { ListKey, RequestShapeKey } from '../../target/paging.js';
+import type { Violation } from '../types.js';
 import { Decimal } from 'decimal.js';
 import { checkSchema } from '../../checks/schema.js';
 import { excerpt, type Redact } from '../../checks/excerpt.js';
@@ -130,6 +133,55 @@ export class ModelApi {
   deleteCheckpoint(name: string, credential: string, label: string): Promise<Answer> {
     const path = (this.deps.target.paths.checkpoint_delete ?? '/event/checkpoint/{name}').replace('{name}', encodeURIComponent(name));
     return this.one('DELETE', path, credential, undefined, {}, label);
+  }
+
+  /**
+   * Every page of a list (the profile's paging.<key>, engine/paging.ts walkPages): an answer whose json is the
+   * entries of every page (pointer ''), or the first non-2xx page as it came, or a 2xx page without a list at
+   * the profile's pointer (pointer: that one, for the caller's judgement). Loops and the page bound are the
+   * `clause`'s violation.
+   */
+  async listAll(key: ListKey, path: string, credential: string, label: string, clause: Violation['clause']): Promise<{ answer: Answer; pointer: string }> {
+    const target = this.deps.target;
+    const pointer = listPointer(target.fields, key);
+    let notList: Answer | undefined;
+    try {
+      const w = await walkPages<FetchedPage & { answer: Answer }>({
+        paging: target.paging[key], pointer, maxPages: target.timeouts.maxListPages, baseUrl: target.baseUrl,
+        notAList: (page) => {
+          notList = page.answer;
+          return new Error('not a list');
+        },
+        fetch: async (req, n) => {
+          const q = new URLSearchParams(req.query).toString();
+          const base = req.path ?? path;
+          const url = `${base}${q ? `${base.includes('?') ? '&' : '?'}${q}` : ''}`;
+          const http = await this.request('GET', url, credential, undefined, {});
+          let res: HttpResponse;
+          try {
+            res = await this.deps.transport.send(http, n === 1 ? label : `${label} (page ${n})`);
+          } catch (e) {
+            throw this.noAnswer(label, http, e);
+          }
+          const answer = this.answer(http, res, label);
+          return { status: res.status, body: res.json, headers: res.headers, url: http.url, answer };
+        },
+      });
+      if (w.last.status < 200 || w.last.status > 299) return { answer: w.last.answer, pointer };
+      return { answer: { ...w.last.answer, json: w.items }, pointer: '' };
+    } catch (e) {
+      if (notList) return { answer: notList, pointer };
+      if (e instanceof WalkProblem) throw new PropertyViolation({ clause, role: label, message: `${path}: ${e.message}` });
+      throw e;
+    }
+  }
+
+  /** A request whose shape the spec leaves open (webhook.delete, webhook.register): the value where the profile puts it. */
+  shaped(method: string, path: string, shape: RequestShapeKey, value: string, credential: string, label: string): Promise<Answer> {
+    const placed = placeShape(this.deps.target.shapes[shape], value);
+    const q = placed.query ? `${path.includes('?') ? '&' : '?'}${new URLSearchParams(placed.query).toString()}` : '';
+    return this.request(method, `${path}${q}`, credential, undefined, placed.body ? { 'content-type': placed.body.contentType } : {})
+      .then((req) => this.oneRequest(placed.body ? { ...req, body: placed.body.text } : req, label, true));
   }
 
   /** Any API call of the model's other commands (webhooks, lists, holdings, reads by other credentials). */

@@ -19,7 +19,6 @@ import type { EventRef, Violation } from '../types.js';
 export const EVENT_TYPES = ['SUBSCRIBED', 'ISSUED', 'SPLIT', 'EXTENDED', 'FINALIZED', 'ADJUSTED', 'CURRENCY_CONVERTED', 'CASH_MOVED', 'REDEEMED', 'CANCELLED'] as const;
 
 const webhookPath = (r: Real): string => r.target.paths.webhook ?? '/webhook';
-const urlField = (r: Real): string => r.target.fields.webhook_url ?? 'url';
 const unknownEntity = (r: Real): string => `ENT-NONE-${r.tag}`.slice(0, 60);
 
 /** The URL of each registration: under the reserved .invalid domain (RFC 2606), nothing could be delivered there. */
@@ -31,7 +30,7 @@ export class RegisterWebhook implements Cmd {
   check = (m: Readonly<Model>): boolean => this.credential === 'primary' || m.can.second;
   async run(m: Model, r: Real): Promise<void> {
     const url = hookUrl(r, this.credential);
-    const a = await r.api.call('POST', webhookPath(r), this.credential, { [urlField(r)]: url }, this.toString());
+    const a = await r.api.shaped('POST', webhookPath(r), 'webhook_register', url, this.credential, this.toString());
     m.stream.wrote();
     // What the second user's client is provisioned for is not in the profile: it may be refused the endpoint.
     if (this.credential === 'second' && a.status === 403 && detailOf(a.json) === DETAIL.endpoint) return;
@@ -44,9 +43,8 @@ export class DeregisterWebhook implements Cmd {
   constructor(readonly credential: 'primary' | 'second') {}
   check = (m: Readonly<Model>): boolean => this.credential === 'primary' || m.can.second;
   async run(m: Model, r: Real): Promise<void> {
-    // The request shape of DELETE /webhook is not shown: a body naming the URL only where the profile says so.
-    const body = r.target.webhook.deleteBody ? { [urlField(r)]: hookUrl(r, 'delete') } : undefined;
-    const a = await r.api.call('DELETE', webhookPath(r), this.credential, body, this.toString());
+    // The request shape of DELETE /webhook is not shown: the URL goes where the profile's webhook.delete says.
+    const a = await r.api.shaped('DELETE', webhookPath(r), 'webhook_delete', hookUrl(r, 'delete'), this.credential, this.toString());
     m.stream.wrote();
     if (this.credential === 'second' && a.status === 403 && detailOf(a.json) === DETAIL.endpoint) return;
     judge(m.hooks.expectDeregistered(this.credential, a), a.status === 404 ? [] : [a], this.toString());
@@ -73,8 +71,8 @@ export class ReadonlyWrite implements Cmd {
       case 'checkpoint PUT': a = await r.api.putCheckpoint(r.name, 'readonly', role); break;
       case 'checkpoint PATCH': a = await r.api.patchCheckpointAs(r.name, m.cp.current.version, m.cp.current.cursor, 'readonly', role); break;
       case 'checkpoint DELETE': a = await r.api.deleteCheckpoint(r.name, 'readonly', role); break;
-      case 'webhook POST': a = await r.api.call('POST', webhookPath(r), 'readonly', { [urlField(r)]: hookUrl(r, 'readonly') }, role); break;
-      default: a = await r.api.call('DELETE', webhookPath(r), 'readonly', r.target.webhook.deleteBody ? { [urlField(r)]: hookUrl(r, 'readonly') } : undefined, role);
+      case 'webhook POST': a = await r.api.shaped('POST', webhookPath(r), 'webhook_register', hookUrl(r, 'readonly'), 'readonly', role); break;
+      default: a = await r.api.shaped('DELETE', webhookPath(r), 'webhook_delete', hookUrl(r, 'readonly'), 'readonly', role);
     }
     m.stream.wrote();
     const notFound = (this.write === 'checkpoint PATCH' || this.write === 'checkpoint DELETE') && a.status === 404 && typeof detailOf(a.json) === 'string';
@@ -123,8 +121,8 @@ export class ReadSubscriptions implements Cmd {
     const entity = this.entity === 'allowed' ? pick(m.can.entities, this.entitySel) : this.entity === 'forbidden' ? (m.can.forbidden as string) : unknownEntity(r);
     this.shown = entity;
     const role = this.toString();
-    const a = await r.api.call('GET', `/subscription?entity_code=${encodeURIComponent(entity)}`, this.credential, undefined, role);
-    const pointer = r.target.fields.subscriptions_list ?? '';
+    // Every page (paging.subscriptions): the model's subscription may sit on the last one.
+    const { answer: a, pointer } = await r.api.listAll('subscriptions', `/subscription?entity_code=${encodeURIComponent(entity)}`, this.credential, role, 'EP-SUBSCRIPTION-LIST');
     if (this.entity === 'unknown') return judge(expectUnknownEntity('GET /subscription', a), [a], role);
     if (this.credential === 'primary' && this.entity === 'forbidden') return judge(expectEntityRefused(`GET /subscription?entity_code=${entity} (off the allow-list)`, a), [a], role);
     let listed: Array<{ uid: string; holdingUid: string | null }> = [];
