@@ -258,7 +258,7 @@ describe('installable package: npm pack, production install of the tarball into 
     assert.ok(ref);
     const secrets = secretEnv();
     const started = performance.now();
-    const r = npx(['run', '--target', 'target.yaml', '--grep', SELECTION]);
+    const r = npx(['run', '--target', 'target.yaml', '--grep', SELECTION, '--report']);
     console.log(`# npx ftf-conformance run (3 scenarios, 1 worker): ${((performance.now() - started) / 1000).toFixed(1)} s`);
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
     // Tests are shown at their YAML files (redacting-reporter.ts); the file suite in results.json is still the spec Playwright ran.
@@ -270,7 +270,7 @@ describe('installable package: npm pack, production install of the tarball into 
     const verdicts = JSON.parse(readFileSync(join(app, 'reports', 'verdicts.json'), 'utf8')) as unknown;
     assert.match(JSON.stringify(verdicts), /resources\.health/);
     assert.equal(existsSync(join(app, 'node_modules', pkg.name, 'dist', 'reports')), false, 'no report is written inside node_modules');
-    // The Allure CLI is a devDependency: without it the verdict and the exit code stand, and the run says so.
+    // The Allure CLI is a devDependency: without it the verdict and the exit code of `run --report` stand, and it says so.
     assert.match(r.stdout, /Allure report not built \(the verdict stands\): FTF_E_ALLURE_MISSING: the Allure CLI is not installed/);
     for (const secret of Object.values(secrets)) {
       assert.ok(secret, 'the reference printed every secret');
