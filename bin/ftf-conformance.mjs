@@ -34,6 +34,13 @@ const notInstalled = (missing) =>
 const crash = (error) => die(INTERNAL, `internal error: ${error instanceof Error ? error.message : String(error)}`);
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
+// `ftf-conformance list | head`: the reader went away. What no one reads is dropped, and the command ends with its
+// own exit code (never "internal error: write EPIPE", exit 3). Any other stream error is still a crash.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error?.code !== 'EPIPE') crash(error);
+  });
+}
 
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/src/cli/main.js', import.meta.url);

@@ -16,6 +16,7 @@ import { PACKAGED, REPO_ROOT } from '../harness/repo-root.js';
 import { addToDigestFile, DIGESTS_FILE } from '../harness/report/secret-digests.js';
 import { describeImplementation, implementationVersion } from '../harness/report/implementation.js';
 import { writeJunit } from '../harness/report/junit.js';
+import { reproduceCommand, type ReproduceContext } from './reproduce.js';
 import { coverageJunitProperties, coverageLines, type CoverageGate } from '../harness/report/clause-coverage.js';
 import { readPlaywrightReport, scenariosOf, testResults } from '../harness/report/scenario-results.js';
 import { tallyTests, type ProjectScopes, type TestTally } from '../harness/report/test-tally.js';
@@ -91,7 +92,7 @@ const pick = ({ verdict, reason }: ScenarioOutcome): Pick<ScenarioOutcome, 'verd
 const ICON: Record<string, string> = { failed: 'FAIL', errored: 'ERROR', warning: 'WARN', waived: 'WAIVED', skipped: 'SKIP', 'not-applicable': 'N/A' };
 
 /** The verdict block printed after the Playwright progress display. */
-export function formatSummary(s: VerdictSummary): string {
+export function formatSummary(s: VerdictSummary, reproduce?: ReproduceContext): string {
   const lines = ['', '=== FTF conformance verdict'];
   const attention = s.scenarios.filter((x) => ['failed', 'errored', 'warning', 'waived'].includes(x.verdict));
   for (const x of attention) {
@@ -103,7 +104,7 @@ export function formatSummary(s: VerdictSummary): string {
       lines.push(`       ${r.code} (${r.kind ?? 'internal'})${where ? ` in ${where}` : ''}${r.clauses.length ? `; breaks ${r.clauses.join(', ')}` : ''}`);
     }
     if (x.waivedBy) lines.push(`       waived by ${x.waivedBy.join('; ')}`);
-    if (x.verdict !== 'waived') lines.push(`       reproduce: npx ftf-conformance run --grep ${shellQuote(escapeRegExp(x.title))}`);
+    if (x.verdict !== 'waived') lines.push(`       reproduce: ${reproduce ? reproduceCommand(x, reproduce) : `npx ftf-conformance run --grep ${shellQuote(escapeRegExp(x.title))}`}`);
   }
   lines.push(...skipLines(s), ...notRunLines(s));
   for (const p of s.problems) lines.push(`PROBLEM ${p}`);

@@ -44,7 +44,7 @@ test('run: failures exit 1 and say which clause broke and how to reproduce', asy
   assert.equal(r.code, 1);
   assert.match(r.out, /FAIL {3}demo\.wrong-status {2}\[RES-HEALTH\]/);
   assert.match(r.out, /expected status 418, got 200/);
-  assert.match(r.out, /reproduce: npx ftf-conformance run --grep 'demo\\\.wrong-status/);
+  assert.match(r.out, /reproduce: npx ftf-conformance run --grep '\^demo\\\.wrong-status:'$/m);
   assert.match(r.out, /clauses broken: RES-HEALTH/);
 });
 

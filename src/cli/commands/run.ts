@@ -177,7 +177,8 @@ export async function runSuite(
       ...(opts.coverageGate ? { coverageGate: opts.coverageGate } : {}),
       target: open.target,
     });
-    console.log(formatSummary(evaluation.summary));
+    // `reproduce:` lines name this run's profile, the scenario and the variables the profile reads (cli/reproduce.ts).
+    console.log(formatSummary(evaluation.summary, { profileFile: open.file, target: open.target, allowMutations: opts.allowMutations, env: process.env }));
     if (evaluation.summary.overall === 'nothing-tested' && filtered && evaluation.summary.problems.length === 0) console.log(`${command}: the selection (--grep/--tag/--shard) matched no runnable scenario`);
     const note = publishAllure(open.target, evaluation.catalogue, {
       build: opts.report === true,

@@ -40,17 +40,24 @@ function nest(pointer: string, inner: AnySchemaObject): AnySchemaObject {
   }, inner);
 }
 
+/** A value at `pointer` that must satisfy `schema` (an absolute schema reference). */
+export interface LocatedSchema {
+  pointer: string;
+  schema: string;
+}
+
 /**
- * Returns the key under which the derived validator is registered (usable with validate()).
- * `baseRef` and `atRef` are absolute schema references (see store.resolveRef).
+ * Returns the key under which the derived validator is registered (usable with validate()): the whole body
+ * satisfies `baseRef` (if any) and the value at each place its schema. References are absolute (store.resolveRef).
  */
-export function derivedSchema(baseRef: string | undefined, pointer: string, atRef: string): string {
-  if (baseRef === undefined && pointer === '') return atRef;
-  const key = `derived:${baseRef ?? ''}|${pointer}|${atRef}`;
+export function derivedSchema(baseRef: string | undefined, places: readonly LocatedSchema[]): string {
+  const only = places.length === 1 ? places[0]! : undefined;
+  if (baseRef === undefined && only && only.pointer === '') return only.schema;
+  const key = `derived:${baseRef ?? ''}|${places.map((p) => `${p.pointer}|${p.schema}`).join('|')}`;
   const store = getStore();
   if (store.derived.has(key)) return key;
-  const located = nest(pointer, { $ref: atRef });
-  const schema: AnySchemaObject = baseRef === undefined ? located : { allOf: [{ $ref: baseRef }, located] };
+  const parts = [...(baseRef === undefined ? [] : [{ $ref: baseRef }]), ...places.map((p) => nest(p.pointer, { $ref: p.schema }))];
+  const schema: AnySchemaObject = parts.length === 1 ? parts[0]! : { allOf: parts };
   // Compiled when a response first needs it (store.ts, validatorFor).
   store.derived.set(key, schema);
   return key;

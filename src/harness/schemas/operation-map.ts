@@ -33,7 +33,8 @@ export interface AtSpec {
 export interface ResponseSpec {
   /** Absolute schema reference for the whole body, if any. */
   schema?: string;
-  at?: AtSpec;
+  /** Values located by pointers, each with its schema (one answer can hold a uid and a record: POST /subscribe). */
+  at?: AtSpec[];
 }
 
 export interface OperationSpec {
@@ -76,14 +77,19 @@ function responseSpec(source: string, field: string, value: unknown): ResponseSp
   const spec: ResponseSpec = {};
   if (value.schema !== undefined) spec.schema = schemaRef(source, `${field}.schema`, value.schema);
   if (value.at !== undefined) {
-    const at = value.at;
-    const key = typeof at === 'object' && at !== null && !Array.isArray(at) ? (at as Obj).field ?? (at as Obj).record : undefined;
-    if (!isObj(at) || typeof key !== 'string' || (at.field !== undefined && at.record !== undefined) || typeof at.default !== 'string' || (at.default !== '' && !at.default.startsWith('/'))) {
-      throw invalid(source, `${field}.at`, `${field}.at must be {field: <fields key> | record: <records key>, default: <JSON pointer or "">, schema: <name>}`);
-    }
-    spec.at = { field: key, from: at.record !== undefined ? 'records' : 'fields', default: at.default, schema: schemaRef(source, `${field}.at.schema`, at.schema) };
+    const list = Array.isArray(value.at) ? value.at : [value.at];
+    if (list.length === 0) throw invalid(source, `${field}.at`, `${field}.at must name at least one place`);
+    spec.at = list.map((at, i) => atSpec(source, Array.isArray(value.at) ? `${field}.at.${i}` : `${field}.at`, at));
   }
   return spec;
+}
+
+function atSpec(source: string, field: string, at: unknown): AtSpec {
+  const key = isObj(at) ? at.field ?? at.record : undefined;
+  if (!isObj(at) || typeof key !== 'string' || (at.field !== undefined && at.record !== undefined) || typeof at.default !== 'string' || (at.default !== '' && !at.default.startsWith('/'))) {
+    throw invalid(source, field, `${field} must be {field: <fields key> | record: <records key>, default: <JSON pointer or "">, schema: <name>} (or a list of them)`);
+  }
+  return { field: key, from: at.record !== undefined ? 'records' : 'fields', default: at.default, schema: schemaRef(source, `${field}.schema`, at.schema) };
 }
 
 function responses(source: string, field: string, value: unknown): Record<string, ResponseSpec> {

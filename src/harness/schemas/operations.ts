@@ -57,18 +57,15 @@ type Places = { fields: Record<string, string>; records: Record<string, string |
 function resolveSchemas(responses: Record<string, ResponseSpec>, places: Places): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [status, spec] of Object.entries(responses)) {
-    if (spec.at) {
-      const given = places[spec.at.from][spec.at.field];
-      if (given === null) {
-        // The profile says this response holds no record: only the whole-body schema (if any) applies.
-        if (spec.schema !== undefined) out[status] = spec.schema;
-        continue;
-      }
-      const pointer = given === undefined ? spec.at.default : toPointer(given, spec.at.field, spec.at.from);
-      out[status] = derivedSchema(spec.schema, pointer, spec.at.schema);
-    } else if (spec.schema !== undefined) {
-      out[status] = spec.schema;
-    }
+    // Every place the profile locates (a uid, a record): `null` = the response holds none there, so that place
+    // is not checked; the others are, each with its schema, together with the whole-body schema.
+    const located = (spec.at ?? []).flatMap((at) => {
+      const given = places[at.from][at.field];
+      if (given === null) return [];
+      return [{ pointer: given === undefined ? at.default : toPointer(given, at.field, at.from), schema: at.schema }];
+    });
+    if (located.length > 0) out[status] = derivedSchema(spec.schema, located);
+    else if (spec.schema !== undefined) out[status] = spec.schema;
   }
   return out;
 }
