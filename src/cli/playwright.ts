@@ -5,11 +5,9 @@
 import { createRequire } from 'node:module';
 import { FtfError } from '../shared/errors.js';
 import { reportsDir } from '../harness/report/paths.js';
-import { PACKAGED, REPO_ROOT } from '../harness/repo-root.js';
+import { REPO_ROOT } from '../harness/repo-root.js';
+import { startGatedRunner } from './gated-runner.js';
 import { selectionEnv, type SelectionFlags } from '../harness/scenario/selection.js';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
-import type { Writable } from 'node:stream';
 import { InterruptedError, killGraceMs, superviseGroup } from './process-group.js';
 import { takePrestartedRunner } from './prestarted-runner.js';
 import { GRANT_ENV } from '../harness/target/mutation-grant.js';
@@ -46,21 +44,6 @@ export function playwrightCli(): string {
   }
 }
 
-/**
- * `playwright test` through bin/runner-gated.mjs with its go given at once: the same runner as the early one, so
- * that it too leads its own process group and watches its lifeline (fd 4), dying with the CLI even when the CLI
- * is killed with SIGKILL.
- */
-function startGatedRunner(cli: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const gated = resolve(REPO_ROOT, PACKAGED ? '..' : '.', 'bin', 'runner-gated.mjs');
-  const child = spawn(process.execPath, [gated, cli, ...args], { cwd: REPO_ROOT, env, stdio: ['inherit', 'inherit', 'inherit', 'pipe', 'pipe'], detached: true });
-  const [go, lifeline] = [child.stdio[3] as Writable, child.stdio[4] as Writable];
-  go.on('error', () => {});
-  lifeline.on('error', () => {});
-  go.end('{}');
-  return child;
-}
-
 export const playwright = {
   async run(args: string[], env: Record<string, string>): Promise<number | null> {
     const cli = playwrightCli();
@@ -71,7 +54,7 @@ export const playwright = {
     delete inherited[GRANT_ENV];
     const runEnv = { ...inherited, FTF_REPORTS_DIR: reportsDir(), ...env };
     const early = takePrestartedRunner(cli, args.slice(1), REPO_ROOT, runEnv);
-    const r = await superviseGroup(early ?? startGatedRunner(cli, args.slice(1), runEnv), killGraceMs(runEnv));
+    const r = await superviseGroup(early ?? startGatedRunner(cli, args.slice(1), { cwd: REPO_ROOT, env: runEnv }), killGraceMs(runEnv));
     if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'Playwright and its workers were');
     return r.status;
   },

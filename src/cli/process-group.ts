@@ -4,7 +4,7 @@
  * a CI runner's SIGTERM reaches only the CLI's pid, never the grandchildren. The bin forwards SIGINT,
  * SIGTERM and SIGHUP here (onSignal); an interrupted run ends with FTF_E_INTERRUPTED and exit 128 + signal.
  */
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { FtfError } from '../shared/errors.js';
 
@@ -70,19 +70,9 @@ export interface GroupResult {
   interruptedBy?: ForwardedSignal;
 }
 
-/** Runs a command as the leader of a new process group; whatever is left of the group when it exits is killed. */
-export function runInGroup(
-  command: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; graceMs?: number; stdio?: StdioOptions },
-): Promise<GroupResult> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: options.stdio ?? 'inherit', detached: true });
-  return superviseGroup(child, options.graceMs ?? killGraceMs(options.env));
-}
-
 /**
- * The supervision of runInGroup for a child already spawned as a group leader (`detached: true`), e.g. the
- * runner the bin starts early (bin/runner-prestart.mjs): forwarded signals reach its group, and whatever is
+ * The supervision of a child spawned as a group leader (`detached: true`): Playwright's runner, started early
+ * (bin/runner-prestart.mjs) or at once (gated-runner.ts). Forwarded signals reach its group, and whatever is
  * left of the group when it exits is killed.
  */
 export function superviseGroup(child: ChildProcess, graceMs: number): Promise<GroupResult> {

@@ -8,7 +8,8 @@ import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, rmSync, wri
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { FtfError } from '../shared/errors.js';
-import { InterruptedError, runInGroup } from '../cli/process-group.js';
+import { InterruptedError, killGraceMs, superviseGroup } from '../cli/process-group.js';
+import { startGatedRunner } from '../cli/gated-runner.js';
 import { PLAN_ENV, type MutationPlan } from './plan.js';
 import type { PwJsonReport } from './pw-report.js';
 
@@ -30,7 +31,8 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 async function run(args: string[], env: NodeJS.ProcessEnv, cwd: string, logFile: string | null): Promise<number> {
   const out = logFile === null ? 'ignore' : openSync(logFile, 'a');
   try {
-    const r = await runInGroup(process.execPath, [PLAYWRIGHT_CLI, ...args], { cwd, env, stdio: ['ignore', out, out] });
+    // Through the gated runner: it also dies with this process when that is killed outright (SIGKILL).
+    const r = await superviseGroup(startGatedRunner(PLAYWRIGHT_CLI, args, { cwd, env, stdio: ['ignore', out, out] }), killGraceMs(env));
     if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'the mutation pass (Playwright and its workers) was');
     return r.status ?? 1;
   } finally {
