@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
+import { runBounded } from '../../src/selftest/catalogue-run.js';
 
 export interface CliRun {
   code: number | null;
@@ -46,6 +47,7 @@ export function startCli(args: string[], env: Record<string, string | undefined>
   return { child, done };
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined>, timeoutMs: number): Promise<CliRun> {
-  return startCli(args, env, timeoutMs).done;
+export async function runCli(args: string[], env: Record<string, string | undefined>, timeoutMs: number): Promise<CliRun> {
+  const r = await runBounded([join(REPO_ROOT, 'bin/ftf-conformance.mjs'), ...args], { env: cliEnv(env), timeoutMs });
+  return { code: r.exitCode, killed: r.killed, stdout: r.stdout, stderr: r.stderr };
 }

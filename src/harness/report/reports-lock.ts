@@ -10,6 +10,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
+import { processAlive } from '../../shared/process-alive.js';
 
 export const LOCK_FILE = '.ftf-run.lock';
 
@@ -28,14 +29,6 @@ export interface ReportsLock {
   release(): void;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function readLock(file: string): LockData | undefined {
   try {
@@ -65,7 +58,7 @@ export function lockReports(root: string, command: string): ReportsLock {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 3) throw e;
     }
     const other = readLock(file);
-    if (other && other.pid !== process.pid && alive(other.pid)) {
+    if (other && other.pid !== process.pid && processAlive(other.pid)) {
       throw new FtfError('FTF_E_REPORTS_LOCKED', `the reports folder ${root} is in use by another run (pid ${other.pid}, \`${other.command}\`, started ${other.startedAt})`, {
         hint: 'wait for that run to end, or give this run its own folder (FTF_REPORTS_DIR=…); a lock whose process is gone is taken over automatically',
         location: { file },

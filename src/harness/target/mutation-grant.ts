@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../../shared/process-alive.js';
 
 export const GRANT_ENV = 'FTF_MUTATION_GRANT';
 /** The old opt-in variable: read by nothing any more, named in the console when it is set (src/cli/commands/run.ts). */
@@ -56,19 +57,11 @@ export function grantProblem(env: NodeJS.ProcessEnv = process.env, self: { pid: 
     return 'grant file missing (the run that issued it has ended)';
   }
   if (grant.nonce !== nonce) return 'nonce mismatch';
-  if (typeof grant.pid !== 'number' || !alive(grant.pid)) return 'the process that issued it is gone';
+  if (typeof grant.pid !== 'number' || !processAlive(grant.pid)) return 'the process that issued it is gone';
   if (!isAncestor(grant.pid, self.pid)) return 'issued by a process that did not start this one';
   return undefined;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Walks the parent chain through /proc (Linux); where there is none, a live issuer is accepted. */
 function isAncestor(ancestor: number, pid: number): boolean {
