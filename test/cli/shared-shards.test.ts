@@ -9,7 +9,6 @@
  * with 5 @exclusive ones (clock moves, webhook registration), no properties, 2 workers per run, no Allure HTML.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,6 +18,7 @@ import { loadSelection } from '../../src/harness/scenario/selection.js';
 import { runTimeoutMs, testTimeoutMs } from '../../src/harness/target/bounds.js';
 import { profileTimeouts, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
 import { startReferenceServer, type RunningReference } from '../../src/reference/server.js';
+import { runCli } from '../hostile/cli-run.js';
 import { scratch } from './helpers.js';
 import { comparableVerdicts, junitCases, readVerdicts } from './verdict-compare.js';
 
@@ -49,26 +49,15 @@ interface Cli {
 }
 
 /** The CLI (bin/ftf-conformance.mjs) in a child against the external server, with its own reports folder. */
-function cli(reports: string, ...args: string[]): Promise<Cli> {
+async function cli(reports: string, ...args: string[]): Promise<Cli> {
   const { clients, apiKeys } = server.secrets;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env, FTF_REPORTS_DIR: reports, FTF_WORKERS: '2', CI: '1', FTF_TARGET: profileFile,
+  const r = await runCli(args, {
+    FTF_REPORTS_DIR: reports, FTF_WORKERS: '2', CI: '1', FTF_TARGET: profileFile,
     FTF_PRIMARY_CLIENT_SECRET: clients['cc-alice'], FTF_SECOND_CLIENT_SECRET: clients['cc-bob'], FTF_READONLY_CLIENT_SECRET: clients['cc-carol-readonly'],
     FTF_CODE_CLIENT_SECRET: clients['code-app'], FTF_API_KEY: apiKeys['alice@ftf.test'],
-  };
-  for (const k of ['FTF_BLOB_REPORT', 'FTF_SELECT_GREP', 'FTF_SELECT_TAG', 'FTF_SELECT_SHARD', 'FTF_SELECT_PHASE', 'FTF_SPECS_DIR', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'NODE_OPTIONS']) delete env[k];
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ftf-conformance.mjs'), ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, out });
-    });
-  });
+    ...Object.fromEntries(['FTF_BLOB_REPORT', 'FTF_SELECT_GREP', 'FTF_SELECT_TAG', 'FTF_SELECT_SHARD', 'FTF_SELECT_PHASE', 'FTF_SPECS_DIR', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'NODE_OPTIONS'].map((k) => [k, undefined])),
+  }, RUN_MS);
+  return { code: r.code, out: `${r.stdout}${r.stderr}` };
 }
 
 test('two shards at once + the exclusive phase against ONE server: no false failure, merged verdict = unsharded', { timeout: 4 * RUN_MS }, async () => {
