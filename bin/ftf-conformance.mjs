@@ -89,6 +89,8 @@ for (const signal of cli.FORWARDED_SIGNALS) {
 // there is the same "cannot start" as one missing above.
 try {
   if (prestarted) cli.adoptPrestartedRunner(prestarted);
+  // The process's own console only (in-process callers of main, e.g. tests, keep theirs untouched).
+  cli.guardTerminalStreams();
   process.exitCode = await cli.main(process.argv.slice(2));
 } catch (error) {
   const missing = missingModule(error);

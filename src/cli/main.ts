@@ -7,7 +7,8 @@ import { commandLoaders, loadCommands } from './commands/index.js';
 import { describeError, EXIT, exitCodeForError } from './errors.js';
 import { renderHelp, renderOverview } from './help.js';
 import { versionText } from './version.js';
-import { guardTerminalStreams } from '../harness/report/terminal-text.js';
+/** For the bin: target text reaches the CLI's console (verdict reasons, errors, doctor lines), never a control character raw. */
+export { guardTerminalStreams } from '../harness/report/terminal-text.js';
 
 export { EXIT };
 /** For the bin's signal handlers. */
@@ -16,8 +17,6 @@ export { FORWARDED_SIGNALS, onSignal } from './process-group.js';
 export { adoptPrestartedRunner } from './prestarted-runner.js';
 
 export async function main(argv: string[]): Promise<number> {
-  // Target text reaches this process's console (verdict reasons, errors, doctor lines): never a control character raw.
-  guardTerminalStreams();
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V') {
     console.log(versionText());

@@ -1,6 +1,6 @@
 /**
  * The canary search of the leak tests: every file under a folder plus console text, for every canary in
- * every spelling a report could hold (raw, URL/form-encoded, JSON-escaped, base64 and base64url, and inside
+ * every spelling a report could hold (raw, URL/form-encoded, JSON-escaped, base64 and base64url, hex, and inside
  * base64 blobs at any alignment by decoding them). Hits name the canary's kind and the place, never the value.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ export interface Canary {
 
 export function spellings(value: string): string[] {
   const b = Buffer.from(value, 'utf8');
-  return [...new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1), b.toString('base64'), b.toString('base64url')])];
+  return [...new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1), b.toString('base64'), b.toString('base64url'), b.toString('hex')])];
 }
 
 export interface Place {
@@ -42,12 +42,13 @@ function embeddedZips(buf: Buffer): string[] {
 
 const BLOB = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
 
-export function searchCanaries(canaries: Canary[], places: Place[]): string[] {
+/** `minLength`: canaries shorter than this are not searched (default 6: shorter ones match by chance; a test planting a distinctive short token lowers it). */
+export function searchCanaries(canaries: Canary[], places: Place[], minLength = 6): string[] {
   const hits = new Set<string>();
   for (const p of places) {
     const decoded = [...p.text.matchAll(BLOB)].map((m) => Buffer.from(m[0], m[0].includes('-') || m[0].includes('_') ? 'base64url' : 'base64').toString('latin1')).join('\n');
     for (const c of canaries) {
-      if (c.value.length < 6) continue;
+      if (c.value.length < minLength) continue;
       const forms = spellings(c.value);
       if (forms.some((f) => p.text.includes(f))) hits.add(`${c.kind} found in ${p.where}`);
       else if (forms.some((f) => decoded.includes(f))) hits.add(`${c.kind} found base64-embedded in ${p.where}`);

@@ -1,7 +1,7 @@
 /**
  * The hostile-target canary: the harness, as a user runs it (`ftf-conformance run`: Playwright with the real
  * reporter stack behind the redacting reporter, the Allure HTML build, the post-run leak scan, the CLI's own
- * console), against a target that stalls bodies, never ends a chunked body, sends a gzip bomb, stalls token
+ * console), on each transport (FTF_TRANSPORT=undici and playwright), against a target that stalls bodies, never ends a chunked body, sends a gzip bomb, stalls token
  * requests and redirects to another origin (test/hostile/canary-stub.ts). Playwright's errors for these
  * carry its call log with the Authorization header. Then every output file and the console are searched for
  * the canary client secrets, their Basic credentials, the API key and every token the stub issued, in every
@@ -9,17 +9,16 @@
  * canary-bypass.test.ts proves this search finds the secrets when the boundary is taken away.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
-import { transportKind } from '../../src/harness/http/transport-choice.js';
 import { CANARY_GREP, canaryBoundMs, placesUnder, plantedCanaries, searchCanaries } from './canary-search.js';
 import { API_BEHAVIOURS, startCanaryStub } from './canary-stub.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { hostileEnv, hostileSecrets, loadHostileProfile } from './profile.js';
+import { runCli, type CliRun } from './cli-run.js';
 
 const WORKERS = 2;
 
@@ -33,41 +32,7 @@ after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-interface CliRun {
-  code: number | null;
-  killed: boolean;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], env: Record<string, string | undefined>, timeoutMs: number): Promise<CliRun> {
-  const full: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', ...env };
-  for (const [k, v] of Object.entries(full)) if (v === undefined) delete full[k];
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ftf-conformance.mjs'), ...args], { cwd: REPO_ROOT, env: full, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  let killed = false;
-  const timer = setTimeout(() => {
-    killed = true;
-    if (child.pid !== undefined) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }, timeoutMs);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, killed, stdout, stderr });
-    }),
-  );
-}
-
-test(`canary: no secret or issued token leaks from a run against a hostile target (${selected} scenarios, bound ${OUTER_MS} ms)`, { timeout: OUTER_MS + 30_000 }, async () => {
+for (const transport of ['undici', 'playwright'] as const) test(`canary (${transport} transport): no secret or issued token leaks from a run against a hostile target (${selected} scenarios, bound ${OUTER_MS} ms)`, { timeout: OUTER_MS + 30_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ftf-canary-'));
   dirs.push(dir);
   const stub = await startCanaryStub();
@@ -76,7 +41,7 @@ test(`canary: no secret or issued token leaks from a run against a hostile targe
     run = await runCli(
       // --wait-report: the Allure HTML is built (and searched) before the CLI exits, so this test can search it too.
       ['run', '--wait-report', '--grep', CANARY_GREP, '--', `--workers=${WORKERS}`, `--output=${join(dir, 'test-results')}`],
-      { ...hostileEnv(stub.url, secrets), FTF_REPORTS_DIR: join(dir, 'reports') },
+      { ...hostileEnv(stub.url, secrets), FTF_REPORTS_DIR: join(dir, 'reports'), FTF_TRANSPORT: transport },
       OUTER_MS,
     );
   } finally {
@@ -95,6 +60,6 @@ test(`canary: no secret or issued token leaks from a run against a hostile targe
   assert.ok(places.some((p) => p.where.endsWith('results.json')) && places.some((p) => p.where.includes('test-results')), 'JSON report and test-results were searched');
   // Through Playwright's request fixture the runs' errors are the call-log kind this test is about (a redacted
   // header line is left behind); the undici transport (FTF_TRANSPORT=undici) writes no call log.
-  if (transportKind() === 'playwright') assert.ok(places.some((p) => /authorization: Bearer \[REDACTED/i.test(p.text)), 'a redacted call log (authorization: Bearer [REDACTED…]) is in the reports');
+  if (transport === 'playwright') assert.ok(places.some((p) => /authorization: Bearer \[REDACTED/i.test(p.text)), 'a redacted call log (authorization: Bearer [REDACTED…]) is in the reports');
   assert.deepEqual(searchCanaries(canaries, places), [], `${canaries.length} canaries searched in ${places.length} places`);
 });

@@ -22,9 +22,11 @@ export interface DecodedView {
   to: Int32Array;
 }
 
-/** Can the text hold an escape at all? (Most report text cannot: no view is built.) */
+/** Does the text hold an escape at all? (Most report text does not: no view is built.) */
+const ANY_ESCAPE = /&(?:#|[A-Za-z]{2,8};)|%[0-7][0-9a-fA-F]|\\[u/\\"]/;
+
 export function mayHoldEscapes(text: string): boolean {
-  return text.includes('&') || text.includes('%') || text.includes('\\');
+  return ANY_ESCAPE.test(text);
 }
 
 /** The decoded view, or undefined when nothing in the text decodes. */

@@ -20,7 +20,7 @@
 const SCHEMES = 'Bearer|Basic|Digest|Token|Negotiate|DPoP|MAC|ApiKey';
 /**
  * Not a credential: what redaction leaves behind (raw, URL-encoded, HTML-escaped), or the environment
- * variable reference a curl line puts in a secret's place (`${FTF_CLIENT_SECRET}`, `$FTF_ACCESS_TOKEN`).
+ * variable reference a curl line puts in a secret's place (`${FTF_PRIMARY_CLIENT_SECRET}`, `$FTF_ACCESS_TOKEN`).
  */
 const NOT_REDACTED = '(?!\\[REDACTED|%5BREDACTED|&#91;REDACTED|\\\\u005bREDACTED|\\$\\{?[A-Z_][A-Z0-9_]*\\}?(?![^\\s"\'\\\\<>&#,;)\\]}]))';
 /** A header credential: up to whitespace, a quote, a backslash or an angle bracket. */

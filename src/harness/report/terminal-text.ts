@@ -6,7 +6,7 @@
  * (SGR) sequences are dropped instead.
  *
  * Applied where text reaches a terminal, the same function in each process:
- * - the CLI's own stdout and stderr (guardTerminalStreams, installed by src/cli/main.ts: the CLI writes no
+ * - the CLI's own stdout and stderr (guardTerminalStreams, installed by bin/ftf-conformance.mjs: the CLI writes no
  *   control character of its own);
  * - the Playwright runner's reporters (the redacting reporter makes every printed payload safe: test and step
  *   errors, step titles, stdout/stderr chunks, annotations), whose own colours are added after, by them.
