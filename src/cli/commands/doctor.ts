@@ -6,6 +6,7 @@
  * target is ready (a correct target then passes every scenario that is not listed as skipped; warnings
  * allowed), 2 when a run could not start or could not pass.
  */
+import { describePaging } from '../../harness/target/paging.js';
 import { createAuthClient } from '../../harness/auth/client.js';
 import { Redactor } from '../../harness/http/redactor.js';
 import { createUndiciTransport } from '../../harness/http/undici-transport.js';
@@ -93,6 +94,10 @@ export const doctorCommand: Command = {
       }
       const caps = [...target.capabilities].sort();
       say('info', `capabilities: ${caps.join(', ') || 'none'}`);
+      // How each list is read (profile paging.<list>; every list read walks every page): issue 25.
+      const paged = Object.entries(target.paging).filter(([, p]) => p.kind !== 'none');
+      say('info', `list paging: ${paged.length === 0 ? 'none declared (one answer is each whole list)' : paged.map(([k, p]) => `${k}: ${describePaging(p)}`).join('; ')}; a walk reads at most ${target.timeouts.maxListPages} pages`);
+      say('info', `request shapes: ${Object.entries(target.shapes).map(([k, s]) => `${k} ${s.in}${s.name ? ` ${s.name}` : ''}`).join(', ')}`);
       let suite;
       try {
         // What a run of the same --grep/--tag/--shard would declare (the one selection, scenario/selection.ts).

@@ -98,6 +98,7 @@ export const initCommand: Command = {
       const found = await discover(resolveTarget({ file: out, raw: source.value as Profile['raw'], source }, { env: process.env }));
       text = checked(profileTemplate(answers as Answers, found, out), out);
       console.log(`discovered ${found.entities.length} entit${found.entities.length === 1 ? 'y' : 'ies'}; indication roles: ${Object.entries(found.indications).map(([r, c]) => `${r}=${c}`).join(', ') || 'none'}`);
+      for (const [key, p] of Object.entries(found.paging ?? {})) console.log(`proposed paging.${key}: ${JSON.stringify(p.paging)} (${p.why})`);
     }
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, text, { flag: 'wx' });
@@ -125,6 +126,15 @@ function entitiesBlock(found: Discovered | undefined): string {
   return `entities:
   allowed: [${found.entities.map(yamlString).join(', ')}]   # discovered: GET /entity with the primary credential
   # forbidden: ENT-OTHER   # an entity that exists but is not on the primary credential's list`;
+}
+
+/** Proposed paging of the lists discovery read (paging.<list>, docs/target-profiles.md#paged-lists): to confirm. */
+function pagingBlock(found: Discovered | undefined): string {
+  const proposals = Object.entries(found?.paging ?? {});
+  if (proposals.length === 0) return '';
+  const lines = proposals.flatMap(([key, p]) => [`  # proposed from ${p.why}; the other lists (subscriptions, holdings, ...) are probably paged the same way`, `  ${key}: ${JSON.stringify(p.paging)}`]);
+  const fields = proposals.filter(([, p]) => p.pointer !== '').map(([key, p]) => `  ${key}_list: ${yamlString(p.pointer)}`);
+  return `# How lists are paged (the spec does not show it): every list read walks every page.\npaging:\n${lines.join('\n')}\n${fields.length ? `fields:\n${fields.join('\n')}\n` : ''}\n`;
 }
 
 function indicationsBlock(found: Discovered | undefined): string {
@@ -189,7 +199,7 @@ ${entitiesBlock(found)}
 # Scenarios needing a role the profile does not declare are skipped with the role named.
 ${indicationsBlock(found)}
 
-# Paths and field names of operations the spec leaves "not shown"; defaults are the reference server's.
+${pagingBlock(found)}# Paths and field names of operations the spec leaves "not shown"; defaults are the reference server's.
 # paths:
 #   health: /health
 
