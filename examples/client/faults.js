@@ -23,4 +23,5 @@ export const FAULTS = {
   'stale-patch-after-409': 'CL-CHECKPOINT-CONFLICT',
   'amount-in-millions': 'CL-AMOUNT-UNITS',
   'token-under-base-url': 'CL-TOKEN-ROOT',
+  'api-key-in-production': 'CL-BEARER',
 };

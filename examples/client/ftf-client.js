@@ -90,8 +90,9 @@ export class FtfClient {
     return this.token;
   }
 
-  /** CL-TOKEN-REUSE: one token until it nears its expiry (or is refused). */
+  /** CL-TOKEN-REUSE: one token until it nears its expiry (or is refused). CL-BEARER: an API key, sandbox only. */
   async accessToken() {
+    if (this.cfg.apiKey !== undefined) return this.cfg.apiKey;
     if (this.faults.has('token-per-request') || this.token === undefined || Date.now() >= this.renewAt) return this.fetchToken();
     return this.token;
   }

@@ -146,6 +146,16 @@ async function codeFlow() {
   }
 }
 
+/** CL-BEARER: the API key only in the sandbox; production gets an OAuth token. */
+async function production() {
+  const sandboxKey = new FtfClient({ ...cfg, apiKey: env('FTF_API_KEY') }, { backoff: BACKOFF[choices.backoff], faults, log });
+  log(`sandbox with the API key: ${(await sandboxKey.call('GET', `/indication/${cfg.indication}`)).status}`);
+  const prodCfg = { ...cfg, baseUrl: env('FTF_PROD_BASE_URL'), authUrl: env('FTF_PROD_AUTH_URL'), clientSecret: env('FTF_PROD_CLIENT_SECRET') };
+  if (faults.has('api-key-in-production')) prodCfg.apiKey = env('FTF_API_KEY');
+  const prod = new FtfClient(prodCfg, { backoff: BACKOFF[choices.backoff], faults, log });
+  log(`production with OAuth: ${(await prod.call('GET', `/indication/${cfg.indication}`)).status}`);
+}
+
 async function main() {
   const uid = await subscribe();
   log(`subscribed: ${uid}`);
@@ -153,6 +163,7 @@ async function main() {
   await forbiddenEntity();
   for (let run = 1; run <= cfg.syncRuns; run++) await syncRun(run);
   await codeFlow();
+  await production();
 }
 
 main().catch((err) => {

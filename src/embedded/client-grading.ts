@@ -43,8 +43,8 @@ export async function startGradingServer(plan: ClientPlan, options: GradingServe
     mkdirSync(dirname(options.recordingFile), { recursive: true });
     writeFileSync(options.recordingFile, '');
   }
-  const onRaw = (raw: RawExchange): void => {
-    const e = labeller.label(raw, 'sandbox');
+  const onRaw = (environment: 'sandbox' | 'production') => (raw: RawExchange): void => {
+    const e = labeller.label(raw, environment);
     exchanges.push(e);
     if (options.recordingFile) appendFileSync(options.recordingFile, `${JSON.stringify(e)}\n`);
     options.onExchange?.(e);
@@ -52,22 +52,34 @@ export async function startGradingServer(plan: ClientPlan, options: GradingServe
   const sandbox: RunningReference = await startReferenceServer({
     mode: 'sandbox',
     tokenLifetimeSeconds: plan.tokenLifetimeSeconds,
-    grading: { timeScale: plan.timeScale, challenges: plan.challenges as GradingChallenges, onExchange: onRaw },
+    grading: { timeScale: plan.timeScale, challenges: plan.challenges as GradingChallenges, onExchange: onRaw('sandbox') },
   });
   labeller.addServerSecrets(sandbox.secrets);
+  // Production: no challenges; it refuses API keys (Authentication rule 8), and its secrets are its own.
+  const production: RunningReference = await startReferenceServer({
+    mode: 'production',
+    tokenLifetimeSeconds: plan.tokenLifetimeSeconds,
+    grading: { timeScale: plan.timeScale, challenges: {}, onExchange: onRaw('production') },
+  });
+  labeller.addServerSecrets(production.secrets);
+  const close = async () => {
+    await Promise.all([sandbox.close(), production.close()]);
+  };
   const clientSecret = sandbox.secrets.clients[plan.client.clientId];
   const codeClientSecret = sandbox.secrets.clients[plan.client.codeClientId];
-  if (clientSecret === undefined || codeClientSecret === undefined) {
-    await sandbox.close();
+  const prodClientSecret = production.secrets.clients[plan.client.clientId];
+  const apiKey = sandbox.secrets.apiKeys[plan.client.apiKeyUser];
+  if (clientSecret === undefined || codeClientSecret === undefined || prodClientSecret === undefined || apiKey === undefined) {
+    await close();
     throw new FtfError('FTF_E_CLIENT_PLAN_INVALID', `plan ${plan.name}: the reference server has no client ${clientSecret === undefined ? plan.client.clientId : plan.client.codeClientId}`, { location: { file: plan.file } });
   }
   return {
     baseUrl: sandbox.baseUrl,
     authUrl: sandbox.authUrl,
-    clientEnv: clientEnv(plan, { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, clientSecret, codeClientSecret }, options.tasksFile),
+    clientEnv: clientEnv(plan, { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, clientSecret, codeClientSecret, apiKey, production: { baseUrl: production.baseUrl, authUrl: production.authUrl, clientSecret: prodClientSecret } }, options.tasksFile),
     exchanges,
     secretValues: () => labeller.secretValues(),
     redact: (text) => labeller.redactor.redactText(text),
-    close: () => sandbox.close(),
+    close,
   };
 }

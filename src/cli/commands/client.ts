@@ -24,7 +24,7 @@ import { onStopSignal } from '../process-group.js';
 import type { Command } from './types.js';
 
 export const DEFAULT_CLIENT_OUT = 'reports/client';
-const SECRET_VARS = new Set(['FTF_CLIENT_SECRET', 'FTF_CODE_CLIENT_SECRET']);
+const SECRET_VARS = new Set(['FTF_CLIENT_SECRET', 'FTF_CODE_CLIENT_SECRET', 'FTF_API_KEY', 'FTF_PROD_CLIENT_SECRET']);
 
 function tasksText(plan: ClientPlan, env: Record<string, string>): string {
   const fill = (t: string) => t.replace(/FTF_[A-Z_]+/g, (name) => (SECRET_VARS.has(name) || env[name] === undefined ? name : `${name} (${env[name]})`));

@@ -72,6 +72,7 @@ export function loadPlan(nameOrFile: string): ClientPlan {
       codeUser: str(file, client, 'codeUser', 'client.codeUser'),
       redirectUri: str(file, client, 'redirectUri', 'client.redirectUri'),
       refreshCycles: num(file, client, 'refreshCycles', 'client.refreshCycles'),
+      apiKeyUser: str(file, client, 'apiKeyUser', 'client.apiKeyUser'),
     },
     challenges: obj(file, raw, 'challenges'),
     tasks: tasks.map((t: Record<string, unknown>, i: number) => ({ id: str(file, t, 'id', `tasks[${i}].id`), text: str(file, t, 'text', `tasks[${i}].text`) })),
@@ -90,6 +91,10 @@ export interface PlanEndpoints {
   authUrl: string;
   clientSecret: string;
   codeClientSecret: string;
+  /** The sandbox API key of the plan's user (sandbox only). */
+  apiKey: string;
+  /** The production-mode server: same client id, its own secret. */
+  production: { baseUrl: string; authUrl: string; clientSecret: string };
 }
 
 /** The FTF_* variables a client under test reads (docs/client-conformance.md, "Variables"). */
@@ -116,6 +121,10 @@ export function clientEnv(plan: ClientPlan, at: PlanEndpoints, tasksFile?: strin
     FTF_CODE_USER: c.codeUser,
     FTF_REDIRECT_URI: c.redirectUri,
     FTF_REFRESH_CYCLES: String(c.refreshCycles),
+    FTF_API_KEY: at.apiKey,
+    FTF_PROD_BASE_URL: at.production.baseUrl,
+    FTF_PROD_AUTH_URL: at.production.authUrl,
+    FTF_PROD_CLIENT_SECRET: at.production.clientSecret,
     ...(tasksFile ? { FTF_TASKS_FILE: tasksFile } : {}),
   };
 }

@@ -50,6 +50,8 @@ export interface PlanClient {
   codeUser: string;
   redirectUri: string;
   refreshCycles: number;
+  /** The user whose sandbox API key the client is given (FTF_API_KEY). */
+  apiKeyUser: string;
 }
 
 /** A test plan (fixtures/client-plans/<name>.yaml). */
