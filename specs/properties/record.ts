@@ -6,6 +6,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestInfo } from '@playwright/test';
+import type { CheckResult } from '../../src/harness/checks/types.js';
 import { propertyTest } from '../../src/harness/properties/catalogue.js';
 import { extraTestTags, loadSelection, selectionFromEnv } from '../../src/harness/scenario/selection.js';
 import { encodeOutcome } from '../../src/harness/report/outcome.js';
@@ -30,12 +31,17 @@ export function propertyDetails(id: string, clauses: readonly string[]) {
   };
 }
 
-/** Runs `body` and writes its outcome record like the YAML scenarios do; a failure is stamped and rethrown. */
-export async function withOutcome(clauses: readonly string[], testInfo: TestInfo, body: (evidence: Evidence) => Promise<void>): Promise<void> {
+/**
+ * Runs `body` and writes its outcome record like the YAML scenarios do; a failure is stamped and rethrown. Checks
+ * the body pushes into `checks` are recorded with the clause each names (a failed one is thrown by the body as a
+ * CheckFailure).
+ */
+export async function withOutcome(clauses: readonly string[], testInfo: TestInfo, body: (evidence: Evidence, checks: CheckResult[]) => Promise<void>): Promise<void> {
   const evidence = { exchanges: [] as string[] };
-  const context = { covers: [...clauses], evidence, checks: [] };
+  const checks: CheckResult[] = [];
+  const context = { covers: [...clauses], evidence, checks };
   try {
-    await body(evidence);
+    await body(evidence, checks);
     testInfo.annotations.push(encodeOutcome(passedOutcome(context)));
   } catch (error) {
     const record = outcomeFromError(error, context);

@@ -44,6 +44,8 @@ const ROWS: Row[] = [
   ['readonly-client-can-write', 'permissions', ['AUTH-ENDPOINT-403'], 'a read-only client may call write endpoints'],
   ['readonly-client-can-delete', 'permissions', ['AUTH-ENDPOINT-403'], 'the read-only check knows POST, PUT and PATCH as writes: a read-only client may DELETE (e.g. DELETE /webhook)'],
   ['holding-read-skips-allow-list', 'permissions', ['AUTH-ENTITY-403'], 'GET /holding/{entity_code}/{holding_uid} checks that the holding exists but not the allow-list (the lists do): a holding of a forbidden entity is served, an unknown uid is 404'],
+  ['event-filter-skips-allow-list', 'permissions', ['AUTH-EVENT-SCOPE'], 'GET /event with entity_code and event_type together skips the allow-list check of entity_code (the combined read path): the forbidden entity\'s events of that type are served; entity_code alone is still 403'],
+  ['holding-read-ignores-entity', 'permissions', ['EP-ENTITY-SCOPE'], 'GET /holding/{entity_code}/{holding_uid} finds the holding by uid alone: a holding of another of the caller\'s entities is served under the entity in the path'],
   ['event-stream-leaks-entities', 'permissions', ['AUTH-EVENT-SCOPE'], 'GET /event without entity_code returns events of every entity, not only the allow-list'],
   // ---- idempotency (POST /subscribe) ----
   ['idempotency-key-optional', 'idempotency', ['EP-SUBSCRIBE-IDEMPOTENCY-KEY'], 'POST /subscribe without Idempotency-Key is processed instead of 400'],
@@ -52,6 +54,7 @@ const ROWS: Row[] = [
   ['idempotency-replay-status-lost', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'a replay always answers 200 (a cached 400 comes back as 200 with its body)'],
   ['idempotency-concurrent-duplicates', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'an await between cache lookup and store: concurrent retries with one key create several subscriptions'],
   ['idempotency-window-2ms', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'a 2 ms await between cache lookup and store: only retries arriving within 2 ms of each other create several subscriptions'],
+  ['idempotency-replay-current-state', 'idempotency', ['EP-SUBSCRIBE-REPLAY'], 'a replay of a successful subscribe re-reads the subscription and answers it as it is now, not the cached response: once the state moved on (issued) the retry shows the new status and holdingUid'],
   ['idempotency-key-not-user-scoped', 'idempotency', ['AUTH-ENTITY-403', 'EP-SUBSCRIBE-REPLAY'], "the replay cache is keyed by Idempotency-Key alone, not (user, key): another user's request with a used key replays the first user's response before any permission check"],
   // ---- checkpoints ----
   ['checkpoint-no-version-check', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'PATCH ignores expectedCheckpointVersion (a stale version wins)'],
@@ -59,6 +62,8 @@ const ROWS: Row[] = [
   ['checkpoint-cas-window-2ms', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'a 2 ms await between version check and write: only PATCHes arriving within 2 ms of each other all get 200'],
   ['checkpoint-409-without-state', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'the 409 body carries only detail, not the current checkpoint'],
   ['checkpoint-same-cursor-unversioned', 'checkpoints', ['EP-CHECKPOINT-CONFLICT'], 'a PATCH to the cursor the checkpoint already holds is a no-op 200 before the version check: a stale expectedCheckpointVersion is not refused'],
+  ['checkpoint-patch-after-delete', 'checkpoints', ['ERR-NOT-FOUND'], 'DELETE only hides a checkpoint from GET (404): a PATCH with its last version still succeeds and brings it back'],
+  ['checkpoint-recreate-restores', 'checkpoints', ['EP-CHECKPOINT-CREATE'], 'PUT of a name after its DELETE restores the deleted checkpoint (201 with its old cursor and version) instead of creating one at the current end of the stream'],
   ['checkpoint-put-200-on-create', 'checkpoints', ['EP-CHECKPOINT-CREATE'], 'first creation by PUT answers 200 instead of 201'],
   ['checkpoint-cursor-not-at-end', 'checkpoints', ['EP-CHECKPOINT-CREATE'], 'a new checkpoint points at the event before the newest one (off by one)'],
   ['checkpoint-not-user-scoped', 'checkpoints', ['EP-CHECKPOINT-SCOPE'], 'checkpoints are shared by every user'],
@@ -85,6 +90,8 @@ const ROWS: Row[] = [
   ['minimum-boundary-exclusive', 'amounts', ['ERR-AMOUNT-MIN'], 'an amount equal to minimum x 1,000,000 is refused'],
   ['minimum-detail-changed', 'amounts', ['ERR-AMOUNT-MIN'], 'below-minimum detail says "Amount too small." instead of the spec text'],
   ['minimum-as-422', 'amounts', ['ERR-AMOUNT-MIN'], 'an amount below the minimum is answered as a schema failure (422 {detail: [{loc, msg, type}]}) instead of 400'],
+  ['minimum-sub-cent-tolerance', 'amounts', ['ERR-AMOUNT-MIN'], 'the minimum is compared with half a cent of slack ("rounding-safe"): an amount a tenth of a cent below minimum x 1,000,000 is accepted (whole-unit and cent steps are still refused)'],
+  ['maximum-sub-cent-tolerance', 'amounts', ['ERR-AMOUNT-MAX'], 'an enforced maximum is compared with half a cent of slack: an amount a tenth of a cent above maximum x 1,000,000 is accepted (whole-unit and cent steps are still refused)'],
   ['maximum-not-enforced', 'amounts', ['ERR-AMOUNT-MAX'], 'an indication with enforceMaximum accepts amounts above the maximum (manual review)'],
   ['subscription-date-not-validated', 'amounts', ['ERR-SUBSCRIPTION-DATE'], 'any well-formed subscriptionDate is accepted, listed or not'],
   ['subscription-date-cutoff-not-checked', 'amounts', ['ERR-SUBSCRIPTION-DATE'], "today's date is accepted as subscriptionDate after today's cut-off (the check compares calendar days, not the cut-off)"],
@@ -109,6 +116,7 @@ const ROWS: Row[] = [
   ['finalized-false', 'schema', ['RES-EVENT-FINALIZED'], 'FINALIZED events carry finalized: false'],
   // ---- others ----
   ['health-body-wrong', 'others', ['RES-HEALTH'], 'GET /health answers {"ok": true} instead of {status}'],
+  ['webhook-not-user-scoped', 'others', ['EP-WEBHOOK'], 'one webhook registration for every user: DELETE /webhook answers (and removes) the URL another user registered last'],
   ['webhook-delete-shape-wrong', 'others', ['RES-WEBHOOK-DELETE', 'EP-WEBHOOK'], 'DELETE /webhook answers {"deleted": true} without email'],
   ['server-error-on-bad-input', 'others', ['ERR-NO-SERVER-ERROR'], 'a malformed JSON body answers 500 instead of 400'],
   ['unknown-resource-200-null', 'others', ['ERR-NOT-FOUND', 'EP-HOLDING-GET'], 'an unknown holding uid answers 200 null instead of 404'],

@@ -130,6 +130,16 @@ end_cursor fence compared by the second events were recorded instead of their st
 (\`fence-by-timestamp\`; needs appends after the fence). Each has a probe in
 \`test/reference/faults-probes-*.ts\` showing the faulted server deviates and the clean one does not.
 
+Issue 26 added the deviations found in corners no scenario visited, each killed by what found it: by the amount
+boundaries (\`boundaries.amounts\`, src/harness/boundaries/: every bound exactly and one whole unit, cent and
+tenth of a cent outside and inside) a limit compared with half a cent of slack (\`minimum-sub-cent-tolerance\`,
+\`maximum-sub-cent-tolerance\`); by the model property's new commands a replay answering the subscription as it is
+now once the clock moved its state on (\`idempotency-replay-current-state\`), a PATCH that brings a deleted
+checkpoint back (\`checkpoint-patch-after-delete\`), a PUT after DELETE that restores the deleted checkpoint
+(\`checkpoint-recreate-restores\`), an entity_code filter that skips the allow-list when combined with
+event_type (\`event-filter-skips-allow-list\`), a holding served under another of the caller's entities
+(\`holding-read-ignores-entity\`) and one webhook registration shared by every user (\`webhook-not-user-scoped\`).
+
 ## Running it
 
 \`\`\`

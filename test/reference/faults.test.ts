@@ -16,8 +16,9 @@ import { H, type Probe } from './faults-harness.js';
 import { AUTH_PROBES } from './faults-probes-auth.js';
 import { EVENT_PROBES } from './faults-probes-events.js';
 import { SUBSCRIBE_PROBES } from './faults-probes-subscribe.js';
+import { CORNER_PROBES } from './faults-probes-corners.js';
 
-const PROBES: Probe[] = [...AUTH_PROBES, ...EVENT_PROBES, ...SUBSCRIBE_PROBES];
+const PROBES: Probe[] = [...AUTH_PROBES, ...EVENT_PROBES, ...SUBSCRIBE_PROBES, ...CORNER_PROBES];
 // The harness's clause catalogue (FTF_SPEC_DIR, else ../shared/spec next to the repository).
 const CLAUSES_FILE = join(specDir(), 'clauses.yaml');
 

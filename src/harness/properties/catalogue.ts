@@ -40,6 +40,15 @@ export const PROPERTY_TESTS: readonly PropertyTest[] = [
     roles: ['indications.primary', 'entities.allowed'],
     covers: MODEL_CLAUSES,
   },
+  // Not random: every amount limit the clauses state, at, just inside and just outside its bound at each scale
+  // (src/harness/boundaries/), generated from the indications the profile names; it writes (subscriptions).
+  {
+    id: 'boundaries.amounts',
+    title: 'boundaries: amounts at, just inside and just outside minimum and maximum x 1,000,000, in whole units, cents and sub-cent',
+    tags: ['@properties', '@boundaries', '@amounts', '@mutation'],
+    needs: ['mutation'],
+    roles: ['indications.primary', 'entities.allowed'],
+  },
 ];
 
 export const propertyTest = (id: string): PropertyTest => {

@@ -103,10 +103,10 @@ export class EventsApi {
   }
 
   /** POST {control_url}/events {count, entityCode?}: synthetic events appended at the head. */
-  async append(count: number, entityCode: string | undefined, label: string): Promise<void> {
+  async append(count: number, entityCode: string | undefined, label: string, eventTypes?: readonly string[]): Promise<void> {
     const control = this.deps.target.controlUrl;
     if (!control) throw new FtfError('FTF_E_CAPABILITY_MISSING', 'appending events needs the sandbox control API (control_url)');
-    const body = JSON.stringify({ count, ...(entityCode !== undefined ? { entityCode } : {}) });
+    const body = JSON.stringify({ count, ...(entityCode !== undefined ? { entityCode } : {}), ...(eventTypes !== undefined ? { eventTypes } : {}) });
     const res = await this.send({ method: 'POST', url: `${control.replace(/\/+$/, '')}/events`, headers: { 'content-type': 'application/json', accept: 'application/json' }, body }, label);
     if (res.status !== 200) {
       throw new PropertyViolation({ clause: 'HARNESS', message: `${label}: POST {control_url}/events answered ${res.status}: ${excerpt(res.bodyText, this.redact)}` });

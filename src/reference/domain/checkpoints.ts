@@ -21,6 +21,8 @@ export type CasResult = { ok: true; checkpoint: CheckpointData } | { ok: false; 
 
 export class CheckpointBook {
   private readonly byUser = new Map<string, Map<string, CheckpointData>>();
+  /** Deleted checkpoints kept aside, under the faults checkpoint-patch-after-delete and checkpoint-recreate-restores only. */
+  private readonly deletedByUser = new Map<string, Map<string, CheckpointData>>();
   private counter = 0;
 
   constructor(private readonly newUid: () => string, private readonly faults: Faults = NO_FAULTS) {}
@@ -61,6 +63,13 @@ export class CheckpointBook {
     }
     if (existing) return { created: false, checkpoint: existing };
     if (m.size >= MAX_CHECKPOINTS_PER_USER) return 'limit';
+    // The fault: a name created again after its DELETE gets the deleted checkpoint back (old cursor and version).
+    const restored = this.faults.on('checkpoint-recreate-restores') ? this.deletedByUser.get(email)?.get(name) : undefined;
+    if (restored) {
+      this.deletedByUser.get(email)?.delete(name);
+      m.set(name, restored);
+      return { created: true, checkpoint: restored };
+    }
     const uid = this.newUid();
     const cp: CheckpointData = { uid, name, cursor, checkpointVersion: this.version(uid), updatedAt: nowIso };
     m.set(name, cp);
@@ -73,7 +82,14 @@ export class CheckpointBook {
    */
   async compareAndSet(email: string, name: string, expectedVersion: string, cursor: string, nowIso: string, noopKeepsVersion = false): Promise<CasResult | undefined> {
     const m = this.byUser.get(email);
-    const cp = m?.get(name);
+    let cp = m?.get(name);
+    // The fault: a deleted checkpoint is only hidden from GET; a PATCH with its version brings it back.
+    const hidden = this.faults.on('checkpoint-patch-after-delete') ? this.deletedByUser.get(email)?.get(name) : undefined;
+    if (m && !cp && hidden) {
+      this.deletedByUser.get(email)?.delete(name);
+      m.set(name, hidden);
+      cp = hidden;
+    }
     if (!m || !cp) return undefined;
     // The fault: "nothing to move" is answered before the version is compared.
     if (cp.cursor === cursor && this.faults.on('checkpoint-same-cursor-unversioned')) return { ok: true, checkpoint: cp };
@@ -93,6 +109,11 @@ export class CheckpointBook {
     const m = this.byUser.get(email);
     const cp = m?.get(name);
     if (cp) m?.delete(name);
+    if (cp && (this.faults.on('checkpoint-patch-after-delete') || this.faults.on('checkpoint-recreate-restores'))) {
+      const kept = this.deletedByUser.get(email) ?? new Map<string, CheckpointData>();
+      kept.set(name, cp);
+      this.deletedByUser.set(email, kept);
+    }
     return cp;
   }
 }

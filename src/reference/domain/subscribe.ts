@@ -19,6 +19,7 @@ export interface SubscribeBody {
 }
 
 const MILLION = new Decimal(1_000_000);
+const HALF_CENT = new Decimal('0.005');
 
 /** Unknown uid -> 404; a Fixed uid of a past day (rotated) -> 400. */
 export function checkIndicationUid(domain: Domain, uid: string, faults: Faults): IndicationSpec {
@@ -54,7 +55,9 @@ export function resolveSubscriptionDate(domain: Domain, spec: IndicationSpec, re
 /** amount < minimum x 1,000,000 -> 400; equal is accepted. */
 export function checkMinimum(spec: IndicationSpec, amount: Decimal, faults: Faults): void {
   const minimum = faults.on('minimum-in-units') ? new Decimal(spec.minimum) : new Decimal(spec.minimum).mul(MILLION);
-  const below = faults.on('minimum-boundary-exclusive') ? amount.lessThanOrEqualTo(minimum) : amount.lessThan(minimum);
+  // The fault minimum-sub-cent-tolerance: a "rounding-safe" comparison with half a cent of slack.
+  const limit = faults.on('minimum-sub-cent-tolerance') ? minimum.minus(HALF_CENT) : minimum;
+  const below = faults.on('minimum-boundary-exclusive') ? amount.lessThanOrEqualTo(limit) : amount.lessThan(limit);
   if (below && faults.on('minimum-as-422')) {
     throw new ApiError(422, [{ loc: ['body', 'amount'], msg: 'Amount is below the indication minimum.', type: 'value_error' }]);
   }
@@ -63,7 +66,10 @@ export function checkMinimum(spec: IndicationSpec, amount: Decimal, faults: Faul
 
 /** amount > maximum x 1,000,000: 400 when enforced, else accepted for manual review. Returns manualReview. */
 export function checkMaximum(spec: IndicationSpec, amount: Decimal, faults: Faults, variants: Variants = NO_VARIANTS): boolean {
-  if (!amount.greaterThan(new Decimal(spec.maximum).mul(MILLION))) return false;
+  const maximum = new Decimal(spec.maximum).mul(MILLION);
+  if (!amount.greaterThan(maximum)) return false;
+  // The fault maximum-sub-cent-tolerance: an enforced maximum with half a cent of slack lets a sub-cent excess through.
+  if (spec.enforceMaximum && faults.on('maximum-sub-cent-tolerance') && !amount.greaterThan(maximum.plus(HALF_CENT))) return false;
   if (spec.enforceMaximum && !faults.on('maximum-not-enforced')) {
     // The detail text of this 400 is "not fixed" (Errors).
     throw new ApiError(400, variants.is('maximum-detail-other') ? 'Requested amount exceeds the maximum for this product.' : 'Amount is above the indication maximum.');

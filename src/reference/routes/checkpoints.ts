@@ -88,7 +88,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
   }, async (request) => {
     const p = begin(request, '/event/checkpoint/{name}', ctx);
     const { name } = request.params;
-    if (!book().get(checkpointOwner(p, ctx), name)) throw notFound();
+    if (!book().get(checkpointOwner(p, ctx), name) && !ctx.faults.on('checkpoint-patch-after-delete')) throw notFound();
     seqOfCursor(domain.codec, domain.store, request.body.newCursor);
     // Compare-and-set: the book checks and writes the version with no await in between.
     const r = await book().compareAndSet(checkpointOwner(p, ctx), name, request.body.expectedCheckpointVersion, request.body.newCursor, domain.nowIso(), ctx.variants.is('checkpoint-noop-keeps-version'));

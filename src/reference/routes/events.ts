@@ -35,9 +35,10 @@ interface EventQueryString {
 }
 
 /** The entities whose events the caller sees: the allow-list, narrowed by entity_code (403 if not on it). */
-export function visibleEntities(p: Principal, entityCode: string | undefined, ctx: ReferenceContext, domain: Domain): readonly string[] {
+export function visibleEntities(p: Principal, entityCode: string | undefined, ctx: ReferenceContext, domain: Domain, eventType?: string): readonly string[] {
   if (entityCode !== undefined) {
-    allowEntity(p, entityCode, ctx);
+    // The fault: the combined (entity, type) read path forgets the allow-list check.
+    if (eventType === undefined || !ctx.faults.on('event-filter-skips-allow-list')) allowEntity(p, entityCode, ctx);
     return [entityCode];
   }
   return ctx.faults.on('event-stream-leaks-entities') ? domain.entityCodes() : p.allowedEntities;
@@ -89,7 +90,7 @@ export function registerEventRoutes(app: FastifyInstance, { ctx, domain }: Route
     }
     const requested = (ctx.variants.is('limit-param-page-size') ? q.page_size : q.limit) ?? max;
     return pageView(queryEvents(domain.store, domain.codec, {
-      entityCodes: visibleEntities(p, q.entity_code, ctx, domain),
+      entityCodes: visibleEntities(p, q.entity_code, ctx, domain, q.event_type),
       eventType: q.event_type ?? null,
       startCursor: q.start_cursor ?? null,
       endCursor: q.end_cursor ?? null,

@@ -56,7 +56,9 @@ export function registerHoldingRoutes(app: FastifyInstance, { ctx, domain }: Rou
     const p = begin(request, '/holding/{entity_code}/{holding_uid}', ctx);
     // The fault forgets the allow-list on the single read (the lists keep it): existence is all it checks.
     if (!ctx.faults.on('holding-read-skips-allow-list')) allowEntity(p, request.params.entity_code, ctx);
-    const h = holdingOf(request.params.entity_code, request.params.holding_uid);
+    // The fault finds the holding by uid alone: a holding of another of the caller's entities is served too.
+    const other = ctx.faults.on('holding-read-ignores-entity') ? domain.holdings.get(request.params.holding_uid) : undefined;
+    const h = other && p.allowedEntities.includes(other.entityCode) ? other : holdingOf(request.params.entity_code, request.params.holding_uid);
     return h === null ? null : holdingView(h, ctx.faults);
   });
   app.get<{ Params: Params }>(fastifyPath(paths.holding_extensions), { attachValidation: true, schema: { params: HOLDING_PARAMS } }, async (request, reply) => {

@@ -56,7 +56,20 @@ function replayOf(domain: Domain, p: Principal, key: string | null, faults: Faul
   if (key === null || faults.on('idempotency-no-replay')) return undefined;
   const cached = domain.idempotency.get(cacheOwner(p, faults), key);
   if (cached && faults.on('idempotency-replay-status-lost')) return { status: 200, body: cached.body };
+  if (cached && cached.status === 200 && faults.on('idempotency-replay-current-state')) {
+    // The fault re-reads the subscription the cached answer names and answers it as it is now.
+    const uid = subscriptionUidOf(cached.body);
+    const now = uid === undefined ? undefined : domain.subscriptions.get(uid)?.record;
+    if (now) return { status: 200, body: structuredClone(subscribeResponse(now, domain.variants)) };
+  }
   return cached;
+}
+
+/** The subscription uid of a cached success body, whatever its layout (subscribeResponse). */
+function subscriptionUidOf(body: unknown): string | undefined {
+  const o = (typeof body === 'object' && body !== null ? body : {}) as { uid?: unknown; subscriptionUid?: unknown; subscription?: { uid?: unknown } };
+  const uid = o.uid ?? o.subscriptionUid ?? o.subscription?.uid;
+  return typeof uid === 'string' ? uid : undefined;
 }
 
 /** Every outcome from the schema check on is cached, rejections included. */

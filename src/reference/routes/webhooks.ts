@@ -27,10 +27,13 @@ export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: Rou
   const field = webhookUrlField(ctx.variants);
   const bodySchema = { type: 'object', required: [field], properties: { [field]: URL_SCHEMA } };
 
+  // The fault webhook-not-user-scoped keeps one registration for everybody.
+  const owner = (email: string): string => (ctx.faults.on('webhook-not-user-scoped') ? '*' : email);
+
   app.post<{ Body: Record<string, string> }>('/webhook', { attachValidation: true, schema: { body: bodySchema } }, async (request, reply) => {
     const p = begin(request, '/webhook', ctx);
     const url = request.body[field] ?? '';
-    domain.webhooks.set(p.userEmail, url);
+    domain.webhooks.set(owner(p.userEmail), url);
     return reply.code(postStatus(ctx.variants)).send({ email: p.userEmail, url });
   });
 
@@ -40,8 +43,8 @@ export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: Rou
     : shape === 'webhook-delete-query' ? { querystring: { type: 'object', required: ['url'], properties: { url: URL_SCHEMA } } } : undefined;
   app.delete('/webhook', { attachValidation: true, ...(schema ? { schema } : {}) }, async (request) => {
     const p = begin(request, '/webhook', ctx);
-    const url = domain.webhooks.get(p.userEmail) ?? null;
-    domain.webhooks.delete(p.userEmail);
+    const url = domain.webhooks.get(owner(p.userEmail)) ?? null;
+    domain.webhooks.delete(owner(p.userEmail));
     if (ctx.faults.on('webhook-delete-shape-wrong')) return { deleted: true };
     // "url (string or null, the webhook URL)": the one removed, or (variant) the one registered now: none.
     return { email: p.userEmail, url: ctx.variants.is('webhook-delete-url-null') ? null : url };

@@ -40,7 +40,14 @@ export interface Product {
   uid: string;
   /** indication minimum x 1,000,000 (decimal.js). */
   minimumUnits: string;
+  /** indication maximum x 1,000,000 (decimal.js), when the record states one. */
+  maximumUnits?: string;
   entity: string;
+}
+
+/** A JSON body sent as this text, digit for digit (amounts written from decimal.js, never through a float). */
+export class RawJson {
+  constructor(readonly text: string) {}
 }
 
 /**
@@ -90,14 +97,16 @@ export class ModelApi {
     const record = Array.isArray(body) ? body[0] : typeof body === 'object' && body !== null && typeof (body as { indication?: unknown }).indication === 'object' ? (body as { indication: unknown }).indication : body;
     const uid = getPointer(record, this.deps.target.fields.indication_uid ?? '/uid');
     const minimum = (record as { minimum?: unknown } | undefined)?.minimum;
+    const maximum = (record as { maximum?: unknown } | undefined)?.maximum;
     if (a.status !== 200 || typeof uid !== 'string' || (typeof minimum !== 'number' && typeof minimum !== 'string')) {
       throw new PropertyViolation({ clause: 'HARNESS', message: `indication ${code} (profile: indications.primary) gave no current uid and minimum: ${a.status} ${excerpt(a.text, this.redact)}` });
     }
-    return { code, uid, minimumUnits: new Decimal(minimum).times(1_000_000).toString(), entity };
+    const units = (x: number | string): string => new Decimal(typeof x === 'number' ? String(x) : x).times(1_000_000).toFixed();
+    return { code, uid, minimumUnits: units(minimum), ...(typeof maximum === 'number' || typeof maximum === 'string' ? { maximumUnits: units(maximum) } : {}), entity };
   }
 
   /** POST /subscribe; key undefined = without the Idempotency-Key header. */
-  subscribe(key: string | undefined, body: Record<string, unknown>, label: string, credential = 'primary'): Promise<Answer> {
+  subscribe(key: string | undefined, body: Record<string, unknown> | RawJson, label: string, credential = 'primary'): Promise<Answer> {
     return this.one('POST', '/subscribe', credential, body, key === undefined ? {} : { 'idempotency-key': key }, label);
   }
 
@@ -224,7 +233,7 @@ export class ModelApi {
       method,
       url: `${this.base}${path}`,
       headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers, ...(authorization ? { authorization } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: body instanceof RawJson ? body.text : JSON.stringify(body) } : {}),
       timeoutMs: this.deps.target.timeouts.requestMs,
     };
   }

@@ -52,6 +52,29 @@ export class DeregisterWebhook implements Cmd {
   toString = (): string => `webhook DELETE by the ${this.credential} user`;
 }
 
+/**
+ * One registration per user: the primary user deregisters (learning its state), the second user registers, then
+ * the primary user's DELETE names no URL (null, or 404): never the second user's.
+ */
+export class WebhookOtherUser implements Cmd {
+  check = (m: Readonly<Model>): boolean => m.can.second;
+  async run(m: Model, r: Real): Promise<void> {
+    const role = this.toString();
+    const path = webhookPath(r);
+    const body = (): Record<string, string> | undefined => (r.target.webhook.deleteBody ? { [urlField(r)]: hookUrl(r, 'delete') } : undefined);
+    const first = await r.api.call('DELETE', path, 'primary', body(), `${role}: the primary user's DELETE`);
+    judge(m.hooks.expectDeregistered('primary', first), first.status === 404 ? [] : [first], role);
+    const url = hookUrl(r, 'second');
+    const reg = await r.api.call('POST', path, 'second', { [urlField(r)]: url }, `${role}: the second user's POST`);
+    m.stream.wrote();
+    if (reg.status === 403 && detailOf(reg.json) === DETAIL.endpoint) return;
+    judge(m.hooks.expectRegistered('second', url, reg), [reg], role);
+    const again = await r.api.call('DELETE', path, 'primary', body(), `${role}: the primary user's DELETE again`);
+    judge(m.hooks.expectDeregistered('primary', again), again.status === 404 ? [] : [again], role);
+  }
+  toString = (): string => "webhook: the second user registers between two of the primary user's DELETEs";
+}
+
 type Write = 'subscribe' | 'checkpoint PUT' | 'checkpoint PATCH' | 'checkpoint DELETE' | 'webhook POST' | 'webhook DELETE';
 export const WRITES: readonly Write[] = ['subscribe', 'checkpoint PUT', 'checkpoint PATCH', 'checkpoint DELETE', 'webhook POST', 'webhook DELETE'];
 
@@ -171,10 +194,15 @@ export class FilteredRead implements Cmd {
   constructor(readonly entity: EntityPick | undefined, readonly entitySel: number, readonly typeSel: number | undefined, readonly startSel: number, readonly limit: number | undefined) {}
   check = (m: Readonly<Model>): boolean => (this.entity !== undefined || this.typeSel !== undefined) && (this.entity !== 'forbidden' || m.can.forbidden !== undefined);
   async run(m: Model, r: Real): Promise<void> {
-    await learnHead(m, r, this.toString());
     const f: EventFilter = {};
     if (this.entity !== undefined) f.entity = this.entity === 'allowed' ? pick(m.can.entities, this.entitySel) : this.entity === 'forbidden' ? (m.can.forbidden as string) : unknownEntity(r);
     if (this.typeSel !== undefined) f.type = pick(EVENT_TYPES, this.typeSel);
+    // An event the filter must not leak: one of the forbidden entity (of the filtered type) in the range read.
+    if (this.entity === 'forbidden' && m.can.append) {
+      await r.events.append(1, f.entity, `${this.toString()}: append an event of the forbidden entity (control API)`, f.type !== undefined ? [f.type] : undefined);
+      m.stream.wrote();
+    }
+    await learnHead(m, r, this.toString());
     const start = position(m, this.startSel);
     this.shown = `${describeFilter(f)} from ${start < 0 ? 'the anchor' : `#${start}`}`;
     const role = this.toString();
@@ -212,32 +240,43 @@ export class FilteredRead implements Cmd {
   toString = (): string => `filtered read(${this.shown || [this.entity ? `entity ${this.entity}` : '', this.typeSel !== undefined ? 'event_type' : ''].filter(Boolean).join(' + ')}, limit ${this.limit ?? 'default'})`;
 }
 
-/** Most clock moves per run: a day at most in all, so a retry stays within any key lifetime a target may have (not shown). */
-export const MAX_CLOCK_MOVES = 2;
-const CLOCK_HOURS = 8;
+/** Most clock moves per run: 21 hours in all, so a retry stays within a day of its key (key lifetimes: not shown). */
+export const MAX_CLOCK_MOVES = 3;
+const CLOCK_HOURS = 7;
 
 /**
- * The clock moves on 8 hours (control API): subscriptions made before the cut-off are issued, their state moves on.
- * A retry with a used key then replays the key's first answer byte for byte (Endpoints rule 5: the cached
- * response, not the subscription's state now). The product is read again (a Fixed uid rotates daily).
+ * The clock moves on (control API, 7 hours at a time, at most 3 times a run) until a subscription the model made
+ * has moved on (issued: a holdingUid in GET /subscription). A retry with its key then replays the key's first answer
+ * byte for byte (Endpoints rule 5: the cached response, not the subscription's state now), and its holding is
+ * served under its entity only (checkHolding). The product is read again (a Fixed uid rotates daily).
  */
 export class ClockMovesThenRetry implements Cmd {
   private shown = '';
   constructor(readonly keySel: number) {}
-  check = (m: Readonly<Model>): boolean => m.can.clock && m.clockMoves < MAX_CLOCK_MOVES;
+  check = (m: Readonly<Model>): boolean => m.can.clock && m.clockMoves < MAX_CLOCK_MOVES && m.subs.length > 0;
   async run(m: Model, r: Real): Promise<void> {
     const role = this.toString();
-    await r.api.advanceClock({ hours: CLOCK_HOURS }, `${role}: advance the clock`);
-    m.clockMoves++;
-    m.stream.wrote();
-    await r.refreshProduct();
-    const keys = m.idem.keys.filter((k) => m.kinds.get(k) === 'valid');
+    const keys = m.idem.keys.filter((k) => m.kinds.get(k) === 'valid' && m.idem.uidOf(k) !== undefined);
     if (keys.length === 0) return;
     const key = pick(keys, this.keySel);
+    const uid = m.idem.uidOf(key) as string;
+    const entity = m.entityOf.get(key) as string;
     this.shown = keyName(m, key);
-    const body = subscribeBody(r.target, r.product, 'valid', r.unknownUid, m.entityOf.get(key));
+    let holdingUid: string | null = null;
+    while (m.clockMoves < MAX_CLOCK_MOVES && holdingUid === null) {
+      await r.api.advanceClock({ hours: CLOCK_HOURS }, `${role}: advance the clock ${CLOCK_HOURS} h`);
+      m.clockMoves++;
+      m.stream.wrote();
+      const list = await r.api.call('GET', `/subscription?entity_code=${encodeURIComponent(entity)}`, 'primary', undefined, `${role}: GET /subscription`);
+      const j = judgeSubscriptionList(entity, list, r.target.fields.subscriptions_list ?? '', m.subs, true);
+      judge('violation' in j ? j.violation : undefined, [list], role);
+      holdingUid = ('listed' in j ? j.listed.find((s) => s.uid === uid)?.holdingUid : null) ?? null;
+    }
+    await r.refreshProduct();
+    const body = subscribeBody(r.target, r.product, 'valid', r.unknownUid, entity);
     const a = await r.api.subscribe(key, body, `${role}: retry`);
-    judge(m.idem.expectReplay(key, [a], 'the same body with the current indication uid, after the clock moved on and the subscription with it'), [a], role);
+    judge(m.idem.expectReplay(key, [a], `the same body with the current indication uid, after the clock moved on${holdingUid !== null ? ' and the subscription was issued' : ''}`), [a], role);
+    if (holdingUid !== null) await checkHolding(m, r, entity, holdingUid, uid, role);
   }
-  toString = (): string => `clock +${CLOCK_HOURS} h, then retry(used key${this.shown ? ` ${this.shown}` : ` #${this.keySel}`})`;
+  toString = (): string => `clock +${CLOCK_HOURS} h until a subscription is issued, then retry(used key${this.shown ? ` ${this.shown}` : ` #${this.keySel}`}) and read its holding`;
 }

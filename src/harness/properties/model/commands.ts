@@ -10,7 +10,7 @@ import { TraversalOracle } from '../oracle.js';
 import { walk } from '../paging-case.js';
 import { CHANGED, subscribeBody } from './api.js';
 import { FilterModel, WebhookModel } from './access.js';
-import { ClockMovesThenRetry, DeregisterWebhook, FilteredRead, OtherUserReads, ReadonlyWrite, ReadSubscriptions, RegisterWebhook, WRITES, type EntityPick } from './commands-access.js';
+import { ClockMovesThenRetry, WebhookOtherUser, DeregisterWebhook, FilteredRead, OtherUserReads, ReadonlyWrite, ReadSubscriptions, RegisterWebhook, WRITES, type EntityPick } from './commands-access.js';
 import { DeleteCheckpoint, PutCheckpoint, SecondUserDelete } from './commands-checkpoint.js';
 import { fail, judge, keyName, learnHead, oracleContext, pick, position, type Can, type Cmd, type Model, type Real } from './command-kit.js';
 import { CheckpointModel, checkpointIn, IdempotencyModel, StreamModel, type BodyKind } from './state.js';
@@ -236,6 +236,8 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
       fc.tuple(fc.option(fc.constantFrom<EntityPick>('allowed', 'allowed', 'forbidden', 'unknown'), { nil: undefined }), sel, fc.option(sel, { nil: undefined }), sel, limit)
         .map(([e, es, t, s, l]) => new FilteredRead(e, es, t, s, l)),
       sel.map((k) => new ClockMovesThenRetry(k)),
+      sel.map((k) => new ClockMovesThenRetry(k)),
+      fc.constant(null).map(() => new WebhookOtherUser()),
       append, append,
       read, read, read,
       fenced, fenced, fenced,

@@ -50,7 +50,12 @@ export interface PreparedModelProperty {
 /** Why the property does not apply: it needs mutations allowed (profile + guard) and a primary indication. */
 /** The runner's own skip words for what the model property needs (its catalogue entry: needs and roles), as doctor announces them. */
 export function modelSkipReason(target: ResolvedTarget): string | undefined {
-  const entry = propertyTest('properties.model-stateful');
+  return modelSkipReasonFor('properties.model-stateful', target);
+}
+
+/** The same for any catalogue entry (needs and roles). */
+export function modelSkipReasonFor(id: string, target: ResolvedTarget): string | undefined {
+  const entry = propertyTest(id);
   const caps = missingCapabilities(target, entry.needs ?? []);
   if (caps.length) return `needs ${caps.join(', ')}: the target profile does not declare ${caps.length > 1 ? 'them' : 'it'}`;
   const roles = missingRoles(targetView(target), entry.roles ?? []);
