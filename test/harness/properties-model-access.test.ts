@@ -87,7 +87,8 @@ describe('event filters: honoured or ignored, the same way every time', () => {
   });
   it('rejects a wrong subset, a wrong totalCount and an event off the allow-list', () => {
     const f = new FilterModel();
-    assert.equal(clause(f.judge({ entity: 'A' }, known, [known[0] as EventRef], null, ['A', 'B'])), 'EP-ENTITY-SCOPE');
+    assert.equal(clause(f.judge({ entity: 'A' }, known, [known[0] as EventRef], null, ['A', 'B'])), 'EP-EVENT-PAGING');
+    assert.equal(clause(f.judge({ entity: 'A' }, known, [known[0] as EventRef, known[1] as EventRef], null, ['A', 'B'])), 'EP-ENTITY-SCOPE');
     assert.equal(clause(f.judge({ entity: 'A', type: 'ISSUED' }, known, [known[0] as EventRef], 3, ['A', 'B'])), 'EP-EVENT-TOTAL');
     assert.equal(clause(f.judge({ entity: 'G' }, known, [ev('9', 'G', 'ISSUED')], null, ['A', 'B'], true)), 'AUTH-EVENT-SCOPE');
     assert.equal(f.judge({ entity: 'G' }, known, [], null, ['A', 'B'], true), undefined);
