@@ -14,7 +14,7 @@ import { test } from './fixtures.js';
 import { isSelected, propertyDetails, withOutcome } from './record.js';
 
 const ID = 'boundaries.amounts';
-const CLAUSES = ['ERR-AMOUNT-MIN', 'ERR-AMOUNT-MAX', 'EP-SUBSCRIBE-BODY'] as const;
+const CLAUSES = propertyTest(ID).covers;
 
 if (isSelected(ID)) test(propertyTest(ID).title, propertyDetails(ID, CLAUSES), async ({ target, model }, testInfo) => {
   await withOutcome(CLAUSES, testInfo, async (_evidence, checks) => {

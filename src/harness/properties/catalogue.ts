@@ -48,6 +48,7 @@ export const PROPERTY_TESTS: readonly PropertyTest[] = [
     tags: ['@properties', '@boundaries', '@amounts', '@mutation'],
     needs: ['mutation'],
     roles: ['indications.primary', 'entities.allowed'],
+    covers: ['ERR-AMOUNT-MIN', 'ERR-AMOUNT-MAX', 'EP-SUBSCRIBE-BODY'],
   },
 ];
 
