@@ -61,15 +61,14 @@ export class WebhookOtherUser implements Cmd {
   async run(m: Model, r: Real): Promise<void> {
     const role = this.toString();
     const path = webhookPath(r);
-    const body = (): Record<string, string> | undefined => (r.target.webhook.deleteBody ? { [urlField(r)]: hookUrl(r, 'delete') } : undefined);
-    const first = await r.api.call('DELETE', path, 'primary', body(), `${role}: the primary user's DELETE`);
+    const first = await r.api.shaped('DELETE', path, 'webhook_delete', hookUrl(r, 'delete'), 'primary', `${role}: the primary user's DELETE`);
     judge(m.hooks.expectDeregistered('primary', first), first.status === 404 ? [] : [first], role);
     const url = hookUrl(r, 'second');
-    const reg = await r.api.call('POST', path, 'second', { [urlField(r)]: url }, `${role}: the second user's POST`);
+    const reg = await r.api.shaped('POST', path, 'webhook_register', url, 'second', `${role}: the second user's POST`);
     m.stream.wrote();
     if (reg.status === 403 && detailOf(reg.json) === DETAIL.endpoint) return;
     judge(m.hooks.expectRegistered('second', url, reg), [reg], role);
-    const again = await r.api.call('DELETE', path, 'primary', body(), `${role}: the primary user's DELETE again`);
+    const again = await r.api.shaped('DELETE', path, 'webhook_delete', hookUrl(r, 'delete'), 'primary', `${role}: the primary user's DELETE again`);
     judge(m.hooks.expectDeregistered('primary', again), again.status === 404 ? [] : [again], role);
   }
   toString = (): string => "webhook: the second user registers between two of the primary user's DELETEs";
@@ -267,8 +266,8 @@ export class ClockMovesThenRetry implements Cmd {
       await r.api.advanceClock({ hours: CLOCK_HOURS }, `${role}: advance the clock ${CLOCK_HOURS} h`);
       m.clockMoves++;
       m.stream.wrote();
-      const list = await r.api.call('GET', `/subscription?entity_code=${encodeURIComponent(entity)}`, 'primary', undefined, `${role}: GET /subscription`);
-      const j = judgeSubscriptionList(entity, list, r.target.fields.subscriptions_list ?? '', m.subs, true);
+      const { answer: list, pointer } = await r.api.listAll('subscriptions', `/subscription?entity_code=${encodeURIComponent(entity)}`, 'primary', `${role}: GET /subscription`, 'EP-SUBSCRIPTION-LIST');
+      const j = judgeSubscriptionList(entity, list, pointer, m.subs, true);
       judge('violation' in j ? j.violation : undefined, [list], role);
       holdingUid = ('listed' in j ? j.listed.find((s) => s.uid === uid)?.holdingUid : null) ?? null;
     }
