@@ -112,6 +112,7 @@ const ROWS: Row[] = [
   ['event-cursor-prefix-missing', 'schema', ['RES-EVENT-COMMON', 'RES-CHECKPOINT'], 'event cursors lack the "ev1." prefix'],
   ['validation-detail-string', 'schema', ['RES-VALIDATION-ERROR', 'ERR-VALIDATION-422'], '422 bodies carry detail as a string, not [{loc, msg, type}]'],
   ['validation-detail-string-checkpoints', 'schema', ['RES-VALIDATION-ERROR', 'ERR-VALIDATION-422'], '422 bodies of the checkpoint routes (/event/checkpoint...) carry detail as a string; every other 422 keeps [{loc, msg, type}]'],
+  ['validation-detail-string-queries', 'schema', ['RES-VALIDATION-ERROR', 'ERR-VALIDATION-422'], '422 answers to bad query or path values carry detail as a string; a 422 for a body keeps [{loc, msg, type}] (only a should-level scenario meets it: the must-level rule of the 422 layout must still fail the run)'],
   ['unknown-event-type', 'schema', ['RES-EVENT-TYPE'], 'SUBSCRIBED events are sent as eventType "SUBSCRIPTION_CREATED"'],
   ['finalized-false', 'schema', ['RES-EVENT-FINALIZED'], 'FINALIZED events carry finalized: false'],
   // ---- others ----

@@ -202,6 +202,15 @@ export const SUBSCRIBE_PROBES: Probe[] = [
       return cp.status === 422 && typeof cp.body.detail === 'string' && sub.status === 422 && Array.isArray(sub.body.detail);
     },
   },
+  {
+    fault: 'validation-detail-string-queries',
+    checks: 'a 422 for a bad query value carries detail as a string while a /subscribe body 422 keeps the list',
+    deviates: async (h) => {
+      const query = await h.api('GET', '/event?limit=-1');
+      const sub = await h.subscribe({ amount: 'one million' });
+      return query.status === 422 && typeof query.body.detail === 'string' && sub.status === 422 && Array.isArray(sub.body.detail);
+    },
+  },
   // ---- Holding schema ----
   {
     fault: 'holding-number-as-string',

@@ -56,7 +56,8 @@ const CHECKPOINT_ROUTE = /\/event\/checkpoints?(\/|$)/;
 
 /** The ONE place the 422 shape `{detail: [{loc, msg, type}]}` is produced. */
 function validationResponse(detail: ValidationProblem[], faults: Faults, pathname: string): { status: number; body: Record<string, unknown> } {
-  if (faults.on('validation-detail-string') || (faults.on('validation-detail-string-checkpoints') && CHECKPOINT_ROUTE.test(pathname))) return { status: 422, body: { detail: detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ') } };
+  const notBody = detail.length > 0 && detail.every((d) => d.loc[0] !== 'body');
+  if (faults.on('validation-detail-string') || (faults.on('validation-detail-string-checkpoints') && CHECKPOINT_ROUTE.test(pathname)) || (faults.on('validation-detail-string-queries') && notBody)) return { status: 422, body: { detail: detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ') } };
   return { status: 422, body: { detail } };
 }
 
