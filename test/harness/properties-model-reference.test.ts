@@ -58,6 +58,7 @@ async function runModel(opts: { fault?: string; variants?: string[]; runs?: stri
       const [group, name] = key.split('.') as [string, string];
       if (group === 'fields') target.fields[name] = String(value);
       if (group === 'paths') target.paths[name] = String(value);
+      if (group === 'records') target.records[name] = value === null ? null : String(value);
       if (group === 'webhook' && name === 'delete_body') target.webhook.deleteBody = value === true;
     }
     // Paging: paging.<list>.<field> settings, read as the profile loader reads them.
@@ -78,7 +79,7 @@ async function runModel(opts: { fault?: string; variants?: string[]; runs?: stri
     transports.push(inner);
     const transport = new RecordingTransport(inner, redactor, [log]);
     const auth = createAuthClient(target, transport, redactor);
-    const schemas = schemaRegistry({ paths: target.paths, fields: target.fields });
+    const schemas = schemaRegistry({ paths: target.paths, fields: target.fields, records: target.records });
     const redact = (t: string): string => redactor.redactText(t);
     const events = new EventsApi({ target, schemas, transport, auth, redact });
     const api = new ModelApi({ target, schemas, transport, auth, redact });

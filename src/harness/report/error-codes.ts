@@ -72,12 +72,16 @@ export const ERROR_CODES = {
   FTF_E_VARIANT_CONFLICT: 'input',
   FTF_E_ALLURE_MISSING: 'input',
   FTF_E_RUNTIME_MISSING: 'input',
+  // Another run holds the reports folder, or it holds a symbolic link: refused before anything starts.
+  FTF_E_REPORTS_LOCKED: 'input',
+  FTF_E_REPORTS_SYMLINK: 'input',
   // Stopped from outside (SIGINT/SIGTERM/SIGHUP): no verdict, exit 128 + signal.
   FTF_E_INTERRUPTED: 'input',
   // The harness itself broke.
   FTF_E_SECRET_LEAK: 'internal',
   FTF_E_RACE_UNSUPPORTED: 'internal',
   FTF_E_ALLURE: 'internal',
+  FTF_E_ALLURE_TIMEOUT: 'internal',
   FTF_E_MUTATION_RUN_BROKEN: 'internal',
   FTF_E_MUTATION_NO_REPORT: 'internal',
   FTF_E_SCENARIO_INTERRUPTED: 'internal',

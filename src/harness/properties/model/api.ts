@@ -99,7 +99,7 @@ export class ModelApi {
     const minimum = (record as { minimum?: unknown } | undefined)?.minimum;
     const maximum = (record as { maximum?: unknown } | undefined)?.maximum;
     if (a.status !== 200 || typeof uid !== 'string' || (typeof minimum !== 'number' && typeof minimum !== 'string')) {
-      throw new PropertyViolation({ clause: 'HARNESS', message: `indication ${code} (profile: indications.primary) gave no current uid and minimum: ${a.status} ${excerpt(a.text, this.redact)}` });
+      throw new PropertyViolation({ clause: 'HARNESS', message: `indication ${code} (profile: indications.primary) gave no current uid and minimum: GET ${this.base}/indication/${encodeURIComponent(code)} → ${a.status} ${excerpt(a.text, this.redact)}` });
     }
     const units = (x: number | string): string => new Decimal(typeof x === 'number' ? String(x) : x).times(1_000_000).toFixed();
     return { code, uid, minimumUnits: units(minimum), ...(typeof maximum === 'number' || typeof maximum === 'string' ? { maximumUnits: units(maximum) } : {}), entity };
