@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { nextLink, pathUnderBase } from '../../src/harness/engine/paging.js';
+import { nextLink, pathUnderBase, walkPages, WalkProblem } from '../../src/harness/engine/paging.js';
 import { placeShape } from '../../src/harness/engine/shapes.js';
 import { listPagingOf, requestShapesOf, type ListPaging } from '../../src/harness/target/paging.js';
 import { json, makeTarget, run, scenarioFromYaml, startStub, type Stub } from './engine-helpers.js';
@@ -157,5 +157,16 @@ describe('paging helpers', () => {
     assert.equal(pathUnderBase('https://a/api/v1', 'https://a/api/v1/x', '/api/v1/x?p=2'), '/x?p=2');
     assert.equal(pathUnderBase('https://a/api/v1', 'https://a/api/v1/x', 'https://b/api/v1/x'), undefined);
     assert.equal(pathUnderBase('https://a/api/v1', 'https://a/api/v1/x', 'https://a/other'), undefined);
+  });
+});
+
+describe('walkPages: the page bound is the profile\'s, a loop is the target\'s', () => {
+  const fetchPages = (next: (n: number) => string) => async (_req: unknown, n: number) => ({ status: 200, body: { items: [n], next: next(n) }, headers: {}, url: 'http://x/api/v1/l' });
+  const walk = (next: (n: number) => string) => walkPages({ paging: { kind: 'cursor', param: 'c', next: '/next' }, pointer: '/items', maxPages: 3, baseUrl: 'http://x/api/v1', fetch: fetchPages(next), notAList: () => new Error('not a list') });
+  it('max_list_pages reached marks the problem as a bound (the model property reports it errored, not as a violation)', async () => {
+    await assert.rejects(walk((n) => `t${n}`), (e: unknown) => e instanceof WalkProblem && e.bound && /max_list_pages \(3\)/.test(e.message));
+  });
+  it('a token that comes again is no bound', async () => {
+    await assert.rejects(walk(() => 'same'), (e: unknown) => e instanceof WalkProblem && !e.bound && /came again/.test(e.message));
   });
 });

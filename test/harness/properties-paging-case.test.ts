@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { LimitRefused, type EventQuery, type EventsApi } from '../../src/harness/properties/events-api.js';
 import { runPagingCase, type Snapshot } from '../../src/harness/properties/paging-case.js';
-import { PropertyViolation, type EventRef, type PageRecord, type PagingCase } from '../../src/harness/properties/types.js';
+import { kindOf } from '../../src/harness/report/error-codes.js';
+import { PropertyViolation, propertyFailure, type EventRef, type PageRecord, type PagingCase } from '../../src/harness/properties/types.js';
 
 /** A correct in-memory GET /event (start exclusive, fence inclusive), with a maximum page size and optional breakage. */
 class MemoryStream {
@@ -84,5 +85,31 @@ describe('runPagingCase', () => {
       return true;
     });
     assert.ok(s.requests.length <= 3, `bounded: ${s.requests.length} requests`);
+  });
+
+  it("the profile's own page bound (timeouts.max_pages) reached by a correct walk is a bound, errored, not a violation", async () => {
+    const s = new MemoryStream();
+    // 20 events at 2 per page need 10 pages; the profile allows 4.
+    const c: PagingCase = { start: -1, fence: { kind: 'event', index: 19 }, limit: 2, appends: [], reread: 0 };
+    let caught: unknown;
+    await runPagingCase(s.api(), snapshotOf(s), c, 4).catch((e: unknown) => (caught = e));
+    assert.ok(caught instanceof PropertyViolation, String(caught));
+    assert.equal(caught.violation.clause, 'BOUND');
+    assert.match(caught.message, /profile's page bound, timeouts\.max_pages 4, before the end/);
+    // One reference read (one page of the default size), then the walk's 4 pages.
+    assert.equal(s.requests.length, 5, 'bounded by the profile');
+    // What the runner turns it into: FTF_E_BOUND_EXCEEDED, a target-kind code (errored), blaming no clause.
+    const failure = propertyFailure('counterexample text', caught);
+    assert.equal(failure.code, 'FTF_E_BOUND_EXCEEDED');
+    assert.equal(kindOf(failure.code), 'target');
+    assert.equal((failure as { failedClauses?: string[] }).failedClauses, undefined);
+    // The same stream with enough pages passes: the bound, not the target, stopped it.
+    await runPagingCase(new MemoryStream().api(), snapshotOf(s), c, 12);
+  });
+
+  it('a walk that never ends within its own bound (expected events + 2) stays a violation when the profile allows more', async () => {
+    const s = new MemoryStream({ neverEnds: true });
+    const c: PagingCase = { start: -1, fence: { kind: 'event', index: 19 }, limit: 2, appends: [], reread: 0 };
+    await assert.rejects(runPagingCase(s.api(), snapshotOf(s), c, 10_000), (e: unknown) => e instanceof PropertyViolation && e.violation.clause !== 'BOUND');
   });
 });

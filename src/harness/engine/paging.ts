@@ -76,7 +76,7 @@ export interface PageRequest {
 
 /** The target pages in a loop, leaves base_url, or pages past the bound: the caller names it its own way. */
 export class WalkProblem extends Error {
-  constructor(message: string, readonly pageNumber: number, readonly hint?: string) {
+  constructor(message: string, readonly pageNumber: number, readonly hint?: string, readonly bound = false) {
     super(message);
   }
 }
@@ -125,7 +125,7 @@ export async function walkPages<P extends FetchedPage>(o: {
     offset = next.offset;
     pageNo = next.pageNo;
     if (n >= o.maxPages) {
-      throw new WalkProblem(`more than timeouts.max_list_pages (${o.maxPages}) pages`, n, 'the target may page forever; raise timeouts.max_list_pages only if the list is really that long');
+      throw new WalkProblem(`more than timeouts.max_list_pages (${o.maxPages}) pages`, n, 'the target may page forever; raise timeouts.max_list_pages only if the list is really that long', true);
     }
     request = next.request;
   }

@@ -116,8 +116,17 @@ export async function walk(api: EventsApi, q: { startCursor: string | undefined;
     pages.push(page);
     cursor = page.pageInfo.pageEndCursor ?? undefined;
   }
+  if (!oracle.done && cap === opts.maxPages && cap < oracle.expected.length + 2) fail(pageBound(cap, oracle.delivered, oracle.expected.length), role);
   fail(oracle.finish(cap), role);
   return pages;
+}
+
+/**
+ * A walk stopped by the profile's own page bound (timeouts.max_pages) before its end: a correct target may need more
+ * pages than the profile allows, so this is no violation of a clause but a bound (errored, types.ts propertyFailure).
+ */
+export function pageBound(cap: number, delivered: number, expected: number): Violation {
+  return { clause: 'BOUND', message: `stopped at the profile's page bound, timeouts.max_pages ${cap}, before the end (delivered ${delivered} of the ${expected} events of the range, hasNextPage still true)` };
 }
 
 /** A reference read whose result is not known beforehand (head fences; the model's reads past its last known event): pages up to the end, stopped by duplicates, oversized pages or the bound. */

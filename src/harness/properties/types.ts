@@ -63,7 +63,12 @@ export interface PagingCase {
 }
 
 export interface Violation {
-  clause: PropertyClause | 'SCHEMA' | 'HARNESS';
+  /**
+   * The broken clause; `SCHEMA` a response off its schema; `HARNESS` the harness's own set-up broke; `BOUND` the
+   * walk reached the profile's own page bound (timeouts.max_pages / max_list_pages) before its end: the target could
+   * not be exercised that far (errored, FTF_E_BOUND_EXCEEDED), which says nothing about a clause.
+   */
+  clause: PropertyClause | 'SCHEMA' | 'HARNESS' | 'BOUND';
   /** Which read it happened in: walk, reference read, re-read, … */
   role?: string;
   /** 1-based page of that read, when the violation belongs to one. */
@@ -74,6 +79,7 @@ export interface Violation {
 export const PROPERTY_ERROR_CODES = {
   violation: 'FTF_E_PROPERTY_VIOLATION',
   failed: 'FTF_E_PROPERTY_FAILED',
+  bound: 'FTF_E_BOUND_EXCEEDED',
 } as const;
 
 /** Thrown by a property run; carries the violation so the counterexample text can name the clause. */
@@ -87,10 +93,14 @@ export class PropertyViolation extends FtfError {
 /**
  * The error a property run ends with. A counterexample whose violation names a clause (or the schema) is the
  * target's non-conformance (FTF_E_PROPERTY_VIOLATION, naming the broken clause as data for the outcome record);
- * a violation of the harness's own set-up (HARNESS) or a run that could not happen is FTF_E_PROPERTY_FAILED.
+ * a violation of the harness's own set-up (HARNESS) or a run that could not happen is FTF_E_PROPERTY_FAILED; the
+ * profile's page bound reached (BOUND) is FTF_E_BOUND_EXCEEDED, like a list step's: errored, no clause blamed.
  */
 export function propertyFailure(text: string, cause: unknown): FtfError {
   const v = cause instanceof PropertyViolation ? cause.violation : undefined;
+  if (v?.clause === 'BOUND') {
+    return new FtfError(PROPERTY_ERROR_CODES.bound, text, { hint: 'the walk needed more pages than the profile allows: raise timeouts.max_pages (event walks) or timeouts.max_list_pages (lists) if the target really pages that far' });
+  }
   if (v === undefined || v.clause === 'HARNESS') return new FtfError(PROPERTY_ERROR_CODES.failed, text);
   return Object.assign(new FtfError(PROPERTY_ERROR_CODES.violation, text), { failedClauses: v.clause === 'SCHEMA' ? [] : [v.clause] });
 }

@@ -147,8 +147,8 @@ export class ModelApi {
   /**
    * Every page of a list (the profile's paging.<key>, engine/paging.ts walkPages): an answer whose json is the
    * entries of every page (pointer ''), or the first non-2xx page as it came, or a 2xx page without a list at
-   * the profile's pointer (pointer: that one, for the caller's judgement). Loops and the page bound are the
-   * `clause`'s violation.
+   * the profile's pointer (pointer: that one, for the caller's judgement). Loops are the `clause`'s violation; the
+   * profile's page bound (timeouts.max_list_pages) is a BOUND (errored).
    */
   async listAll(key: ListKey, path: string, credential: string, label: string, clause: Violation['clause']): Promise<{ answer: Answer; pointer: string }> {
     const target = this.deps.target;
@@ -180,7 +180,8 @@ export class ModelApi {
       return { answer: { ...w.last.answer, json: w.items }, pointer: '' };
     } catch (e) {
       if (notList) return { answer: notList, pointer };
-      if (e instanceof WalkProblem) throw new PropertyViolation({ clause, role: label, message: `${path}: ${e.message}` });
+      // The profile's own page bound is no clause's violation: a correct list may be that long (errored, types.ts).
+      if (e instanceof WalkProblem) throw new PropertyViolation({ clause: e.bound ? 'BOUND' : clause, role: label, message: `${path}: ${e.message}` });
       throw e;
     }
   }

@@ -226,6 +226,7 @@ export class FilteredRead implements Cmd {
       cursor = a.page.pageInfo.pageEndCursor ?? undefined;
       if (cursor === undefined) return fail(v('EP-EVENT-PAGING', `a read with ${describeFilter(f)}: hasNextPage is true but pageEndCursor is missing`), role);
     }
+    if (cap === r.maxPages && cap < known.length + 2) fail({ clause: 'BOUND', message: `a read with ${describeFilter(f)} stopped at the profile's page bound, timeouts.max_pages ${cap}, hasNextPage still true (${known.length} known event(s))` }, role);
     fail(v('EP-EVENT-PAGING', `a read with ${describeFilter(f)} of ${known.length} known event(s) still has hasNextPage true after ${cap} page(s)`), role);
   }
 
