@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { describeProblem, loadScenarioSuite } from '../../src/harness/scenario/load.js';
-import { PENDING_ATTRIBUTION } from '../../src/harness/scenario/clause-attribution.js';
 import type { Scenario } from '../../src/harness/scenario/types.js';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
@@ -54,15 +53,10 @@ describe('the loader refuses an unattributed check in a multi-clause scenario', 
     assert.equal(load(`id: fam.two\ntitle: two\ncovers: [ERR-AMOUNT-MIN, EP-SUBSCRIBE-BODY]\nsteps:\n  - request: { method: GET, path: /x }\n  - clause: EP-INDICATION-GET\n    expect: { status: 200 }\n`).suite.problems.length, 0);
   });
 
-  it('the pending list names only real multi-clause scenarios that still lack labels (it only shrinks)', () => {
+  it('every scenario of the suite loads: each multi-clause scenario labels every checking step (no exception list)', () => {
     const suite = loadScenarioSuite(join(REPO_ROOT, 'specs'), { clauses });
-    const byId = new Map(suite.scenarios.map((s) => [s.id, s]));
-    for (const id of PENDING_ATTRIBUTION) {
-      const s = byId.get(id);
-      assert.ok(s, `${id} is a scenario`);
-      assert.ok(s.covers.length > 1, `${id} covers several clauses`);
-    }
-    assert.ok(PENDING_ATTRIBUTION.size <= 33, 'the ratchet never grows');
+    assert.deepEqual(suite.problems.map(describeProblem), []);
+    assert.ok(suite.scenarios.some((s) => s.covers.length > 1), 'the suite has multi-clause scenarios');
   });
 });
 
@@ -99,5 +93,16 @@ describe('the engine stamps each check with its step\'s clause', () => {
       'status@expect last: status 200:EP-SUBSCRIBE-BODY',
     ]);
     assert.ok(r.checks.every((c) => c.at && c.at.line > 0), 'each check knows its YAML position');
+  });
+
+  it('an expect_count entry with its own clause: judges that clause; the others judge the step\'s', async () => {
+    const s = scenario(
+      `id: fam.two\ntitle: two\ncovers: [EP-EVENT-PAGING, EP-EVENT-TOTAL]\nsteps:\n`
+        + `  - clause: EP-EVENT-PAGING\n    parallel:\n      count: 2\n      request: { method: GET, path: /p, schema: none }\n`
+        + `      expect_count:\n        - { status: 200, equals: 2 }\n        - { status: 200, equals: 1, clause: EP-EVENT-TOTAL }\n`,
+    );
+    const r = await run(s, makeTarget(stub.url));
+    const counts = r.checks.filter((c) => c.check === 'count');
+    assert.deepEqual(counts.map((c) => `${c.passed}:${(c.clauses ?? []).join('+')}`), ['true:EP-EVENT-PAGING', 'false:EP-EVENT-TOTAL']);
   });
 });

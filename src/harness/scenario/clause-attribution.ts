@@ -7,29 +7,13 @@
  * step's file:line:col. A `clause:` may name a clause the scenario does not cover (a precondition's own clause,
  * e.g. EP-INDICATION-GET for reading the indication a limit is checked against): a failure there blames that
  * clause, like a response rule; coverage still comes from `covers:` (schema enum: only catalogue ids).
- *
- * Scenarios written before this rule that still lack `clause:` are listed in PENDING_ATTRIBUTION (a ratchet:
- * the list only shrinks; a scenario on it is loaded as before, its unlabelled checks judging all its covers).
+ * No exception list: every scenario of the suite labels its checks.
  */
 import type { FtfError } from '../../shared/errors.js';
 import type { YamlSource } from '../yaml/source.js';
 import { scenarioError } from './errors.js';
 import { stepKind } from './semantic.js';
 import type { Step, StepGroup } from './types.js';
-
-/** Multi-clause scenarios whose checking steps are not labelled yet (issue 24): shrink it, never grow it. */
-export const PENDING_ATTRIBUTION: ReadonlySet<string> = new Set([
-  'amounts.indication-uid-expired', 'amounts.indication-uid-rotated', 'amounts.maximum-unenforced',
-  'checkpoints.create', 'checkpoints.cycle', 'checkpoints.race',
-  'errors.not-found', 'errors.not-found-checkpoint', 'errors.unknown-entity',
-  'events.kinds', 'events.kinds-observed', 'events.scope',
-  'idempotency.concurrent-retries', 'idempotency.key-per-user', 'idempotency.new-key', 'idempotency.replay',
-  'lifecycle.cutoff-instant', 'lifecycle.cutoff-instant-observed', 'lifecycle.default-date-accepted', 'lifecycle.holding-null-until-issued',
-  'lifecycle.issue-after-cutoff', 'lifecycle.issue-after-cutoff-observed', 'lifecycle.late-funding',
-  'paging.fence-append', 'paging.fence-traffic', 'paging.invalid-cursor', 'paging.traversal',
-  'resources.entities', 'resources.extensions', 'resources.holdings',
-  'token.expiry', 'token.expiry-realtime', 'webhooks.register-delete',
-]);
 
 const asList = (c: unknown): string[] | undefined => (c === undefined ? undefined : [c].flat().filter((x): x is string => typeof x === 'string'));
 
@@ -62,12 +46,11 @@ function groupNeedsClause(group: StepGroup | undefined, seen = new Set<string>()
 }
 
 /**
- * Errors for the scenario's steps (unless the scenario is pending): a checking step without `clause:` in a
- * scenario covering more than one clause.
+ * Errors for the scenario's steps: a checking step without `clause:` in a scenario covering more than one clause.
  */
-export function attributionErrors(src: YamlSource, id: string, covers: readonly string[], steps: readonly Step[], group: (name: string) => StepGroup | undefined): FtfError[] {
+export function attributionErrors(src: YamlSource, covers: readonly string[], steps: readonly Step[], group: (name: string) => StepGroup | undefined): FtfError[] {
   const errors: FtfError[] = [];
-  const ambiguous = covers.length > 1 && !PENDING_ATTRIBUTION.has(id);
+  const ambiguous = covers.length > 1;
   steps.forEach((step, i) => {
     const raw = step as unknown as Record<string, unknown>;
     const kind = stepKind(raw);

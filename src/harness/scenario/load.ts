@@ -165,7 +165,7 @@ function buildScenario(src: YamlSource, root: string, clauses: Map<string, Claus
   const ownClockNeeds = [...new Set([...(doc.needs ?? []).filter((n) => CLOCK_CAPABILITIES.includes(n)), ...(usesClock ? ['clock' as const] : [])])];
   const family = doc.family ?? (dirname(src.file) === root ? 'misc' : basename(dirname(src.file)));
   // Every check names its clause when the scenario covers several (clause-attribution.ts).
-  errors.push(...attributionErrors(src, doc.id, doc.covers ?? [], doc.steps ?? [], (name) => groups.build(name)));
+  errors.push(...attributionErrors(src, doc.covers ?? [], doc.steps ?? [], (name) => groups.build(name)));
   const source = src.locate([]);
   return {
     id: doc.id,

@@ -51,6 +51,8 @@ export interface CountExpectation {
   equals?: number;
   min?: number;
   max?: number;
+  /** The clause(s) this count judges instead of the step's (a parallel step checking rules of several clauses). */
+  clause?: string | string[];
 }
 
 export interface StepCommon {

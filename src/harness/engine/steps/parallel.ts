@@ -91,7 +91,8 @@ function countCheck(ctx: StepContext, c: CountExpectation, results: ResponseReco
     return true;
   });
   const what = [c.status !== undefined ? `with status ${[c.status].flat().join('|')}` : '', c.where ? `where ${c.where}` : ''].filter(Boolean).join(' and ') || 'in total';
-  const check = checkCount(what, matches.length, results.length, c);
+  const own = c.clause === undefined ? {} : { clauses: [c.clause].flat() };
+  const check = { ...checkCount(what, matches.length, results.length, c), ...own };
   if (check.passed) return check;
   const statuses = results.map((r) => r.status).join(', ');
   return { ...check, message: `${check.message} (statuses: ${statuses})` };
