@@ -109,6 +109,9 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     const within = (titles: string[] | undefined): { only?: string[] } => (titles ?? selectedTitles) === undefined ? {} : { only: (titles ?? selectedTitles) as string[] };
     log(`mutation: ${new Set(catalogue.map((t) => t.title)).size} tests${grep ? ` (--grep ${options.grep})` : ''}, ${runnable.length} faults to run (${options.full ? 'full' : 'targeted'}), ${workers} worker(s); Playwright output: ${logFile}`);
 
+    // A fault needs only to be caught with its clause named; shrinking a property's counterexample under every
+    // fault costs more than the rest of the fault's scenarios (up to 20 s a fault). FTF_FC_END_ON_FAILURE=0 keeps it.
+    const env = { FTF_FC_END_ON_FAILURE: process.env.FTF_FC_END_ON_FAILURE ?? '1' };
     const firstTitles = new Map<string, string[] | undefined>(runnable.map((f) => [f.name, options.full ? undefined : coveringTitles(catalogue, f.clauses)]));
     const pass1: PlanProject[] = [{ name: CLEAN_PROJECT, fault: null, ...sandboxProfile, ...within(undefined) }];
     if (runnable.some((f) => f.profile === 'production')) pass1.push({ name: CLEAN_PRODUCTION_PROJECT, fault: null, mode: 'production', ...within(undefined) });
@@ -117,7 +120,7 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
       if (only === undefined || only.length > 0) pass1.push({ name: f.name, fault: f.name, ...modeOf(f), ...within(only) });
     }
     log(`mutation: first pass, ${pass1.length} projects (clean + faults on the scenarios of their clauses)`);
-    const first = await runPlan({ projects: pass1 }, { cwd, workDir, workers, label: 'pass1', logFile });
+    const first = await runPlan({ projects: pass1 }, { cwd, workDir, workers, label: 'pass1', logFile, env });
     assertUsable(globalErrors(first), 'the first pass');
     const records = byProject(testsOf(first));
 
@@ -131,7 +134,7 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     });
     if (pass2.length > 0) {
       log(`mutation: second pass for ${pass2.length} fault(s) not killed by the scenarios of their clauses`);
-      const second = await runPlan({ projects: pass2 }, { cwd, workDir, workers, label: 'pass2', logFile });
+      const second = await runPlan({ projects: pass2 }, { cwd, workDir, workers, label: 'pass2', logFile, env });
       assertUsable(globalErrors(second), 'the second pass');
       for (const [project, recs] of byProject(testsOf(second))) records.set(project, [...(records.get(project) ?? []), ...recs]);
     }
