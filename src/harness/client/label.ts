@@ -6,22 +6,8 @@
  * HAR and every report go through the same layer as the server-side suite's.
  */
 import { Redactor } from '../http/redactor.js';
+import type { RawExchange } from '../../shared/grading-exchange.js';
 import type { ClientExchange, Environment } from './types.js';
-
-/** The shape of src/reference/grading RawExchange (the harness never imports the reference). */
-export interface RawClientExchange {
-  atMs: number;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-  dropped: boolean;
-  challenge: string | null;
-  credential: string | null;
-}
 
 /** The secrets the server generated at its start. */
 export interface ServerSecrets {
@@ -62,7 +48,7 @@ export class ExchangeLabeller {
     }
   }
 
-  label(raw: RawClientExchange, environment: Environment): ClientExchange {
+  label(raw: RawExchange, environment: Environment): ClientExchange {
     const form = raw.body && typeof raw.body === 'object' ? (raw.body as Record<string, unknown>) : {};
     // Secrets first seen in this request (a code from a redirect the server never answered, a verifier) and
     // those the response hands out, each under a label of its own.

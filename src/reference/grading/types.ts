@@ -4,6 +4,10 @@
  * Raw exchanges hold secrets: they never leave the process as they are. The owner (src/embedded/client-grading.ts)
  * labels and redacts them through the harness's one redaction layer before anything is written.
  */
+import type { RawExchange } from '../../shared/grading-exchange.js';
+
+/** The one shape of a recorded exchange (src/shared: the harness labels the same records). */
+export type { RawExchange };
 
 /** The challenges a plan turns on (all optional; data from the plan file, fixtures/client-plans/). */
 export interface GradingChallenges {
@@ -23,27 +27,6 @@ export interface GradingChallenges {
   appendEvents?: { onCheckpointCreated: number; onFirstStreamEnd: number };
   /** Event pages hold at most this many events. */
   pageSize?: number;
-}
-
-/** One request and what became of it, as the server saw it. Holds secrets: in-process only. */
-export interface RawExchange {
-  /** performance.now() at arrival (one clock for every server of the process). */
-  atMs: number;
-  method: string;
-  /** Path and query as sent. */
-  url: string;
-  headers: Record<string, string>;
-  /** The parsed body (JSON or form), undefined when none was read. */
-  body: unknown;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
-  /** The server processed the request and dropped the connection instead of answering. */
-  dropped: boolean;
-  /** The challenge that acted on this exchange, if any. */
-  challenge: string | null;
-  /** client_id of the credential (Basic, or the client its bearer token was issued to), 'api-key:<user>', or null. */
-  credential: string | null;
 }
 
 export interface GradingOptions {
