@@ -2,15 +2,13 @@
  * Graders of Code Authorisation (CL-CODE-EXCHANGE, CL-REFRESH-ROTATED). Codes, verifiers and refresh tokens
  * are secrets: the graders see their labels (CODE_1, REFRESH_TOKEN_2), which keep their identity.
  */
-import type { Breach, ClientExchange, Grader } from '../types.js';
-import { at, isTokenRequest, issuedTokens, judged, record } from './util.js';
+import type { ClientExchange, Grader } from '../types.js';
+import { at, Findings, isTokenRequest, issuedTokens, record } from './util.js';
 
 const LABEL = /^\[REDACTED:([A-Za-z0-9_().@-]+)\]$/;
 const labelOf = (v: unknown): string | undefined => (typeof v === 'string' ? LABEL.exec(v)?.[1] : undefined);
-const grantOf = (e: ClientExchange): string | undefined => {
-  const g = record(e.body)?.grant_type;
-  return typeof g === 'string' ? g : undefined;
-};
+/** The token requests of one grant type, in order. */
+const grants = (exchanges: readonly ClientExchange[], grant: string): ClientExchange[] => exchanges.filter((e) => isTokenRequest(e) && record(e.body)?.grant_type === grant);
 
 /** The authorize request that delivered each code (by label): its redirect_uri. */
 function codeOrigins(exchanges: readonly ClientExchange[]): Map<string, { redirectUri: string | undefined; exchange: ClientExchange }> {
@@ -33,23 +31,21 @@ export const codeExchange: Grader = {
   grade({ exchanges }) {
     const origins = codeOrigins(exchanges);
     const used = new Map<string, ClientExchange>();
-    const breaches: Breach[] = [];
-    let occasions = 0;
-    for (const e of exchanges) {
-      if (!isTokenRequest(e) || grantOf(e) !== 'authorization_code') continue;
-      occasions++;
+    const f = new Findings();
+    for (const e of grants(exchanges, 'authorization_code')) {
       const form = record(e.body) ?? {};
       const code = labelOf(form.code);
       const origin = code ? origins.get(code) : undefined;
       const problems: string[] = [];
-      if (code && used.has(code)) problems.push(`${code} was exchanged before ${at(used.get(code) as ClientExchange)}`);
+      const before = code ? used.get(code) : undefined;
+      if (before) problems.push(`${code} was exchanged before ${at(before)}`);
       if (code) used.set(code, e);
       if (origin && form.redirect_uri !== origin.redirectUri) problems.push(`redirect_uri ${String(form.redirect_uri ?? '(none)')} is not ${origin.redirectUri ?? '(none)'} used at ${at(origin.exchange)}`);
       if (form.code_verifier === undefined) problems.push('no code_verifier (PKCE)');
       else if (e.status === 400 && /code_verifier/.test(String(record(e.responseBody)?.error_description ?? ''))) problems.push(`the server refused the code_verifier: ${String(record(e.responseBody)?.error_description)}`);
-      if (problems.length) breaches.push({ message: `code exchange ${at(e)}: ${problems.join('; ')}`, exchanges: [...(origin ? [origin.exchange.seq] : []), e.seq] });
+      f.judge(problems.length > 0, () => `code exchange ${at(e)}: ${problems.join('; ')}`, ...(origin ? [origin.exchange] : []), e);
     }
-    return judged(occasions, breaches, 'the client exchanged no authorization code');
+    return f.result('the client exchanged no authorization code');
   },
 };
 
@@ -59,17 +55,16 @@ export const refreshRotated: Grader = {
   grade({ exchanges }) {
     const issued = issuedTokens(exchanges);
     const sentAt = new Map<string, ClientExchange>();
-    const breaches: Breach[] = [];
-    let occasions = 0;
-    for (const e of exchanges) {
-      if (!isTokenRequest(e) || grantOf(e) !== 'refresh_token') continue;
-      occasions++;
+    const f = new Findings();
+    for (const e of grants(exchanges, 'refresh_token')) {
+      f.occasion();
       const sent = labelOf(record(e.body)?.refresh_token);
+      const first = sent ? sentAt.get(sent) : undefined;
       const newest = issued.filter((t) => t.exchange < e.seq && t.refreshLabel !== undefined && t.credential === e.credential).at(-1);
-      if (sent && sentAt.has(sent)) breaches.push({ message: `${sent} sent again ${at(e)} (first sent ${at(sentAt.get(sent) as ClientExchange)}): a refresh token is single-use`, exchanges: [(sentAt.get(sent) as ClientExchange).seq, e.seq] });
-      else if (newest && sent !== newest.refreshLabel) breaches.push({ message: `refresh ${at(e)} sent ${sent ?? '(none)'}, not the rotated ${newest.refreshLabel} issued at t+${(newest.issuedAtMs / 1000).toFixed(3)}s`, exchanges: [newest.exchange, e.seq] });
+      if (first) f.breach(`${sent} sent again ${at(e)} (first sent ${at(first)}): a refresh token is single-use`, first, e);
+      else if (newest && sent !== newest.refreshLabel) f.breach(`refresh ${at(e)} sent ${sent ?? '(none)'}, not the rotated ${newest.refreshLabel} issued at t+${(newest.issuedAtMs / 1000).toFixed(3)}s`, newest.exchange, e);
       if (sent) sentAt.set(sent, e);
     }
-    return judged(occasions, breaches, 'the client made no refresh_token grant');
+    return f.result('the client made no refresh_token grant');
   },
 };

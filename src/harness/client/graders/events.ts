@@ -1,6 +1,6 @@
 /** Graders of reading the event stream and keeping a checkpoint (CL-EVENT-*, CL-CHECKPOINT-*). */
-import type { Breach, ClientExchange, Grader } from '../types.js';
-import { at, checkpointName, checkpointOf, judged, pageOf, record } from './util.js';
+import type { ClientExchange, Grader } from '../types.js';
+import { at, checkpointName, checkpointOf, Findings, pageOf, record, withNext } from './util.js';
 
 const isEventRead = (e: ClientExchange): boolean => e.method === 'GET' && e.path === '/api/v1/event';
 
@@ -8,20 +8,15 @@ export const eventPaging: Grader = {
   clause: 'CL-EVENT-PAGING',
   judges: 'after a page with hasNextPage true, the next read passes its pageEndCursor as start_cursor',
   grade({ exchanges }) {
-    const reads = exchanges.filter(isEventRead);
-    const breaches: Breach[] = [];
-    let occasions = 0;
-    reads.forEach((e, i) => {
+    const f = new Findings();
+    for (const [e, next] of withNext(exchanges.filter(isEventRead))) {
       const page = pageOf(e);
-      if (!page?.hasNextPage || page.pageEndCursor === undefined) return;
-      occasions++;
-      const next = reads[i + 1];
-      if (!next) breaches.push({ message: `the page ${at(e)} had hasNextPage true; the client read no further`, exchanges: [e.seq] });
-      else if (next.query.start_cursor !== page.pageEndCursor) {
-        breaches.push({ message: `after the page ${at(e)} (pageEndCursor ${page.pageEndCursor}) the next read ${at(next)} passed start_cursor ${next.query.start_cursor ?? '(none)'}`, exchanges: [e.seq, next.seq] });
-      }
-    });
-    return judged(occasions, breaches, 'the client never read a page with hasNextPage true');
+      if (!page?.hasNextPage || page.pageEndCursor === undefined) continue;
+      f.occasion();
+      if (!next) f.breach(`the page ${at(e)} had hasNextPage true; the client read no further`, e);
+      else if (next.query.start_cursor !== page.pageEndCursor) f.breach(`after the page ${at(e)} (pageEndCursor ${page.pageEndCursor}) the next read ${at(next)} passed start_cursor ${next.query.start_cursor ?? '(none)'}`, e, next);
+    }
+    return f.result('the client never read a page with hasNextPage true');
   },
 };
 
@@ -29,8 +24,7 @@ export const eventResume: Grader = {
   clause: 'CL-EVENT-RESUME',
   judges: 'a read that starts a run passes the last processed cursor (the last page\'s end, or the checkpoint\'s cursor as last read)',
   grade({ exchanges }) {
-    const breaches: Breach[] = [];
-    let occasions = 0;
+    const f = new Findings();
     let lastEnd: string | undefined;
     let received = false;
     let checkpointCursor: string | undefined;
@@ -49,11 +43,11 @@ export const eventResume: Grader = {
       const continuation = prevPage?.hasNextPage === true && e.query.start_cursor === prevPage.pageEndCursor;
       const retryOfFailed = previous !== undefined && !pageOf(previous) && JSON.stringify(previous.query) === JSON.stringify(e.query);
       if (!continuation && !retryOfFailed && (received || checkpointCursor !== undefined)) {
-        occasions++;
+        f.occasion();
         const start = e.query.start_cursor;
         const allowed = [lastEnd, checkpointCursor].filter((x) => x !== undefined);
-        if (start === undefined) breaches.push({ message: `run starting ${at(e)} read from the beginning of the stream (no start_cursor) instead of ${allowed.join(' or ')}`, exchanges: [e.seq] });
-        else if (!allowed.includes(start)) breaches.push({ message: `run starting ${at(e)} resumed from ${start}, not the last processed cursor (${allowed.join(' or ')})`, exchanges: [e.seq] });
+        if (start === undefined) f.breach(`run starting ${at(e)} read from the beginning of the stream (no start_cursor) instead of ${allowed.join(' or ')}`, e);
+        else if (!allowed.includes(start)) f.breach(`run starting ${at(e)} resumed from ${start}, not the last processed cursor (${allowed.join(' or ')})`, e);
       }
       const page = pageOf(e);
       if (page) {
@@ -63,7 +57,7 @@ export const eventResume: Grader = {
       }
       previous = e;
     }
-    return judged(occasions, breaches, 'the client never started a second read of the stream');
+    return f.result('the client never started a second read of the stream');
   },
 };
 
@@ -82,8 +76,7 @@ export const checkpointCycle: Grader = {
   clause: 'CL-CHECKPOINT-CYCLE',
   judges: 'a checkpoint is created once; each run GETs it before its first PATCH, which carries the version read',
   grade({ exchanges }) {
-    const breaches: Breach[] = [];
-    let occasions = 0;
+    const f = new Findings();
     for (const [name, list] of byCheckpoint(exchanges)) {
       let created: ClientExchange | undefined;
       let readVersion: string | undefined;
@@ -91,8 +84,8 @@ export const checkpointCycle: Grader = {
       let patchedSinceRead = false;
       for (const e of list) {
         if (e.method === 'PUT' && (e.status === 200 || e.status === 201)) {
-          occasions++;
-          if (created) breaches.push({ message: `checkpoint ${name} PUT again ${at(e)} after its creation ${at(created)}`, exchanges: [created.seq, e.seq] });
+          const first = created;
+          f.judge(first !== undefined, () => `checkpoint ${name} PUT again ${at(e)} after its creation ${first ? at(first) : ''}`, ...(first ? [first] : []), e);
           created ??= e;
         } else if (e.method === 'GET' && e.status === 200) {
           readVersion = checkpointOf(e.responseBody)?.version;
@@ -101,14 +94,14 @@ export const checkpointCycle: Grader = {
         } else if (e.method === 'PATCH') {
           if (patchedSinceRead) continue;
           patchedSinceRead = true;
-          occasions++;
+          f.occasion();
           const sent = record(e.body)?.expectedCheckpointVersion;
-          if (!read) breaches.push({ message: `checkpoint ${name} PATCHed ${at(e)} without a GET first`, exchanges: [e.seq] });
-          else if (sent !== readVersion) breaches.push({ message: `checkpoint ${name} PATCHed ${at(e)} with version ${String(sent)}, not ${String(readVersion)} read ${at(read)}`, exchanges: [read.seq, e.seq] });
+          if (!read) f.breach(`checkpoint ${name} PATCHed ${at(e)} without a GET first`, e);
+          else if (sent !== readVersion) f.breach(`checkpoint ${name} PATCHed ${at(e)} with version ${String(sent)}, not ${String(readVersion)} read ${at(read)}`, read, e);
         }
       }
     }
-    return judged(occasions, breaches, 'the client kept no checkpoint');
+    return f.result('the client kept no checkpoint');
   },
 };
 
@@ -116,12 +109,11 @@ export const checkpointConflict: Grader = {
   clause: 'CL-CHECKPOINT-CONFLICT',
   judges: 'after a 409 the next PATCH carries the version from the 409 body or a later GET, never the stale one',
   grade({ exchanges }) {
-    const breaches: Breach[] = [];
-    let occasions = 0;
+    const f = new Findings();
     for (const [name, list] of byCheckpoint(exchanges)) {
       list.forEach((e, i) => {
         if (e.method !== 'PATCH' || e.status !== 409) return;
-        occasions++;
+        f.occasion();
         const allowed = new Set<string>();
         const fromBody = checkpointOf(e.responseBody)?.version;
         if (fromBody) allowed.add(fromBody);
@@ -132,12 +124,12 @@ export const checkpointConflict: Grader = {
           } else if (x.method === 'PATCH') {
             const sent = String(record(x.body)?.expectedCheckpointVersion);
             const stale = String(record(e.body)?.expectedCheckpointVersion);
-            if (!allowed.has(sent)) breaches.push({ message: `after the 409 ${at(e)} checkpoint ${name} was PATCHed ${at(x)} with ${sent === stale ? 'the stale version again' : `version ${sent}, not the current state`}`, exchanges: [e.seq, x.seq] });
+            if (!allowed.has(sent)) f.breach(`after the 409 ${at(e)} checkpoint ${name} was PATCHed ${at(x)} with ${sent === stale ? 'the stale version again' : `version ${sent}, not the current state`}`, e, x);
             break;
           }
         }
       });
     }
-    return judged(occasions, breaches, 'no PATCH of the client was answered 409');
+    return f.result('no PATCH of the client was answered 409');
   },
 };

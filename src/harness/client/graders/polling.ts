@@ -3,8 +3,8 @@
  * entity of a subscription the client created (its uid seen in a POST /subscribe answer, a replay included);
  * the client knows the outcome once an answer shows that subscription Issued or Cancelled, or its holding so.
  */
-import type { Breach, ClientExchange, Grader, GradingInput } from '../types.js';
-import { at, judged, record } from './util.js';
+import type { ClientExchange, Grader, GradingInput } from '../types.js';
+import { at, Findings, record } from './util.js';
 
 const ENDED = new Set(['Issued', 'Cancelled']);
 
@@ -58,8 +58,7 @@ export const pollInterval: Grader = {
   clause: 'CL-POLL-INTERVAL',
   judges: 'answered polls of a new subscription: no gap under 30 plan seconds, the shortest gap at most 60 (real gap / FTF_TIME_SCALE, with the plan\'s slack)',
   grade({ exchanges, plan }: GradingInput) {
-    const breaches: Breach[] = [];
-    let occasions = 0;
+    const f = new Findings();
     const { min, max } = plan.grading.pollIntervalSeconds;
     const slackS = plan.grading.slackMs / 1000 / plan.timeScale;
     for (const w of created(exchanges)) {
@@ -68,17 +67,16 @@ export const pollInterval: Grader = {
       const answered = pollsOf(exchanges, w).filter((e) => e.seq <= end && e.status === 200 && !e.dropped);
       const gaps = answered.slice(1).map((e, i) => ({ from: answered[i] as ClientExchange, to: e, s: (e.atMs - (answered[i]?.atMs ?? 0)) / 1000 / plan.timeScale }));
       if (gaps.length === 0) continue;
-      occasions += gaps.length;
+      f.occasion(gaps.length);
       // Too often: every gap (a stall only lengthens gaps). Too seldom: the shortest gap, so that one stall of
       // a busy machine is not taken for a slow poller.
       const tooShort = gaps.filter((g) => g.s < min - slackS);
       const shortest = gaps.reduce((a, b) => (b.s < a.s ? b : a));
-      const tooLong = shortest.s > max + slackS ? [shortest] : [];
       const show = (g: (typeof gaps)[number]) => `${g.s.toFixed(1)} s between ${at(g.from)} and ${at(g.to)}`;
-      if (tooShort.length) breaches.push({ message: `subscription ${w.uid} polled more often than every ${min} plan seconds (time scale ${plan.timeScale}): ${tooShort.slice(0, 3).map(show).join('; ')}${tooShort.length > 3 ? `; and ${tooShort.length - 3} more` : ''}`, exchanges: [...new Set(tooShort.slice(0, 3).flatMap((g) => [g.from.seq, g.to.seq]))] });
-      if (tooLong.length) breaches.push({ message: `subscription ${w.uid} polled less often than every ${max} plan seconds (time scale ${plan.timeScale}): even the shortest gap was ${show(shortest)}`, exchanges: [shortest.from.seq, shortest.to.seq] });
+      if (tooShort.length) f.breach(`subscription ${w.uid} polled more often than every ${min} plan seconds (time scale ${plan.timeScale}): ${tooShort.slice(0, 3).map(show).join('; ')}${tooShort.length > 3 ? `; and ${tooShort.length - 3} more` : ''}`, ...new Set(tooShort.slice(0, 3).flatMap((g) => [g.from.seq, g.to.seq])));
+      if (shortest.s > max + slackS) f.breach(`subscription ${w.uid} polled less often than every ${max} plan seconds (time scale ${plan.timeScale}): even the shortest gap was ${show(shortest)}`, shortest.from, shortest.to);
     }
-    return judged(occasions, breaches, 'no new subscription was polled twice');
+    return f.result('no new subscription was polled twice');
   },
 };
 
@@ -86,16 +84,14 @@ export const pollStop: Grader = {
   clause: 'CL-POLL-STOP',
   judges: 'no poll of a subscription after an answer showed it (or its holding) Issued or Cancelled',
   grade({ exchanges }: GradingInput) {
-    const breaches: Breach[] = [];
-    let occasions = 0;
+    const f = new Findings();
     for (const w of created(exchanges)) {
       const end = endedAt(exchanges, w);
       if (end === undefined) continue;
-      occasions++;
       const after = pollsOf(exchanges, w).filter((e) => e.seq > end);
       const shown = exchanges[end - 1];
-      if (after.length) breaches.push({ message: `subscription ${w.uid} was shown ended ${shown ? at(shown) : ''} and polled ${after.length} more time(s), first ${after[0] ? at(after[0]) : ''}`, exchanges: [end, ...after.slice(0, 3).map((e) => e.seq)] });
+      f.judge(after.length > 0, () => `subscription ${w.uid} was shown ended ${shown ? at(shown) : ''} and polled ${after.length} more time(s), first ${after[0] ? at(after[0]) : ''}`, end, ...after.slice(0, 3));
     }
-    return judged(occasions, breaches, 'no subscription of the client reached Issued or Cancelled while it polled');
+    return f.result('no subscription of the client reached Issued or Cancelled while it polled');
   },
 };

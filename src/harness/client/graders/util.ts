@@ -51,9 +51,41 @@ export function issuedTokens(exchanges: readonly ClientExchange[]): IssuedToken[
   return out;
 }
 
-/** The result of a grader that looked at `occasions` cases (none: not judged, with `reason`). */
-export function judged(occasions: number, breaches: Breach[], reason: string): GraderResult {
-  return occasions === 0 && breaches.length === 0 ? { judged: false, reason } : { judged: true, occasions: Math.max(occasions, breaches.length), breaches };
+/**
+ * What a grader gathers: the occasions the client had to show its duty, and each breach with the exchanges
+ * that show it (the evidence every report quotes). `result` is the grader's finding: no occasion and no breach
+ * is "not judged" with the reason, never a pass.
+ */
+export class Findings {
+  private occasions = 0;
+  readonly breaches: Breach[] = [];
+
+  /** The client had `n` more occasions to show the duty. */
+  occasion(n = 1): void {
+    this.occasions += n;
+  }
+
+  /** A breach, shown by these exchanges (in the order the evidence should list them). */
+  breach(message: string, ...evidence: ReadonlyArray<ClientExchange | number>): void {
+    this.breaches.push({ message, exchanges: evidence.map((e) => (typeof e === 'number' ? e : e.seq)) });
+  }
+
+  /** An occasion that was kept, or broken with `message` when `broken` holds. */
+  judge(broken: boolean, message: () => string, ...evidence: ReadonlyArray<ClientExchange | number>): void {
+    this.occasion();
+    if (broken) this.breach(message(), ...evidence);
+  }
+
+  result(reason: string): GraderResult {
+    return this.occasions === 0 && this.breaches.length === 0
+      ? { judged: false, reason }
+      : { judged: true, occasions: Math.max(this.occasions, this.breaches.length), breaches: this.breaches };
+  }
+}
+
+/** Each item with the one after it (the next attempt after a refused one, the next read after a page). */
+export function* withNext<T>(items: readonly T[]): Generator<[T, T | undefined]> {
+  for (let i = 0; i < items.length; i++) yield [items[i] as T, items[i + 1]];
 }
 
 /** Time as the evidence shows it: seconds since the plan started. */
