@@ -99,7 +99,7 @@ async function oneRun(plan: ClientPlan, run: ClientRun, out: string): Promise<Cl
     await server.close();
   }
   const v = gradeClient(server.exchanges, plan, loadClientClauses());
-  await writeClientReports(join(out, run.name.replace(/[^a-z0-9-]+/gi, '_')), v, server.exchanges, server.authUrl);
+  await writeClientReports(join(out, run.name.replace(/[^a-z0-9-]+/gi, '_')), v, server.exchanges, { authUrl: server.authUrl, clientName: run.name, redact: server.redact });
   return { ...judgeRun(run, v), clientExit };
 }
 

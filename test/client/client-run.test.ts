@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli, scratch } from '../cli/helpers.js';
@@ -24,6 +24,10 @@ test('client run --plan full --certify: the example client is conformant, every 
     else assert.equal(c.status, 'passed', `${c.clause}: ${c.status}\n${r.out}`);
   }
   for (const f of ['junit.xml', 'exchanges.har', 'recording.jsonl']) assert.ok(existsSync(join(out, f)), f);
+  // Allure: one result per clause, each passed (the reports' content: client-reports.test.ts).
+  const results = readdirSync(join(out, 'allure-results')).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(out, 'allure-results', f), 'utf8')) as { status: string });
+  assert.equal(results.length, v.clauses.length);
+  assert.equal(results.filter((x) => x.status === 'passed').length, v.clauses.length - excused.size);
   assert.match(readFileSync(join(out, 'exchanges.har'), 'utf8'), /\[REDACTED:ACCESS_TOKEN_1\]/);
   const cert = join(out, 'certificate', 'certificate.json');
   const ok = await cli('verify', cert);

@@ -37,16 +37,28 @@ interface Certify {
   startedAt: string;
 }
 
+interface Grading {
+  /** Every secret value of the servers (the leak scan of the reports); none for a recording read back. */
+  secrets: string[];
+  authUrl?: string;
+  /** The client as the reports name it. */
+  clientName: string;
+  /** The plan's redactor (a live grading server's), for what the reports quote. */
+  redact?: (text: string) => string;
+  certify?: Certify;
+}
+
 /** Grades, writes the reports (and the signed certificate), scans them for secrets, prints the summary. */
-async function conclude(plan: ClientPlan, exchanges: readonly ClientExchange[], out: string, secrets: string[], authUrl?: string, certify?: Certify): Promise<ClientVerdicts> {
+async function conclude(plan: ClientPlan, exchanges: readonly ClientExchange[], out: string, g: Grading): Promise<ClientVerdicts> {
   const verdicts = gradeClient(exchanges, plan, loadClientClauses());
-  const files = await writeClientReports(out, verdicts, exchanges, authUrl);
-  if (secrets.length) assertNoSecrets([...files, join(out, CLIENT_REPORT_FILES.recording)].filter(existsSync), secrets);
+  const files = await writeClientReports(out, verdicts, exchanges, { clientName: g.certify?.client.name ?? g.clientName, ...(g.authUrl ? { authUrl: g.authUrl } : {}), ...(g.redact ? { redact: g.redact } : {}) });
+  if (g.secrets.length) assertNoSecrets([...files, join(out, CLIENT_REPORT_FILES.recording)].filter(existsSync), g.secrets);
   console.log(consoleSummary(verdicts));
-  console.log(`reports: ${out}/ (${Object.values(CLIENT_REPORT_FILES).join(', ')})`);
+  console.log(`reports: ${out}/ (${Object.values(CLIENT_REPORT_FILES).join(', ')}); the Allure HTML: \`ftf-conformance report --results ${join(out, CLIENT_REPORT_FILES.allure)} --out ${join(out, 'allure-report')}\``);
+  const certify = g.certify;
   if (certify) {
     const dir = join(out, 'certificate');
-    writeClientCertificate({ outDir: dir, key: certify.key, plan, verdicts, client: certify.client, startedAt: certify.startedAt, finishedAt: new Date().toISOString(), har: join(out, CLIENT_REPORT_FILES.har), secrets });
+    writeClientCertificate({ outDir: dir, key: certify.key, plan, verdicts, client: certify.client, startedAt: certify.startedAt, finishedAt: new Date().toISOString(), har: join(out, CLIENT_REPORT_FILES.har), secrets: g.secrets });
     console.log(`certificate: ${join(dir, 'certificate.json')} (${verdicts.overall}), signed with Ed25519 key sha256 ${certify.key.fingerprint}${certify.key.generated ? ` (new key generated in ${certify.key.source})` : ''}; check it with \`ftf-conformance verify ${join(dir, 'certificate.json')}\``);
   }
   return verdicts;
@@ -97,7 +109,7 @@ async function verdict(argv: string[]): Promise<number> {
   const plan = loadPlan(String(values.plan ?? meta.plan ?? 'full'));
   const certify = certifyOf(values, 'a client taking the plan interactively (client serve)');
   if (certify && meta.startedAt) certify.startedAt = meta.startedAt;
-  const v = await conclude(plan, readRecording(recording), out, [], meta.authUrl, certify);
+  const v = await conclude(plan, readRecording(recording), out, { secrets: [], ...(meta.authUrl ? { authUrl: meta.authUrl } : {}), clientName: 'a client taking the plan interactively', ...(certify ? { certify } : {}) });
   return v.exitCode;
 }
 
@@ -165,7 +177,7 @@ async function run(argv: string[]): Promise<number> {
     return EXIT.cannotStart;
   }
   console.log(`client run: the client exited ${result.timedOut ? `after the plan's ${plan.timeoutSeconds} s (stopped)` : `with ${result.code}`}`);
-  const v = await conclude(plan, server.exchanges, out, server.secretValues(), server.authUrl, certify);
+  const v = await conclude(plan, server.exchanges, out, { secrets: server.secretValues(), authUrl: server.authUrl, clientName: command.join(' '), redact: server.redact, ...(certify ? { certify } : {}) });
   if (v.exitCode === 2) console.error('client run: the client sent no request to the grading server (exit 2)');
   return v.exitCode;
 }

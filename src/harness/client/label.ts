@@ -90,11 +90,16 @@ export class ExchangeLabeller {
   }
 
   private redactValue(v: unknown): unknown {
-    if (typeof v === 'string') return this.redactor.redactText(v);
-    if (Array.isArray(v)) return v.map((x) => this.redactValue(x));
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [this.redactor.redactText(k), this.redactValue(x)]));
-    return v;
+    return redactDeep(v, (text) => this.redactor.redactText(text));
   }
+}
+
+/** A JSON value with every string (keys included) passed through `redact`; the structure is kept. */
+export function redactDeep<T>(v: T, redact: (text: string) => string): T {
+  if (typeof v === 'string') return redact(v) as T;
+  if (Array.isArray(v)) return v.map((x: unknown) => redactDeep(x, redact)) as T;
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [redact(k), redactDeep(x, redact)])) as T;
+  return v;
 }
 
 function parseJson(text: string): unknown {

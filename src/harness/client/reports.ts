@@ -1,16 +1,20 @@
 /**
  * The reports of a client grading: verdicts.json, junit.xml (one testcase per CL-* clause), the HAR of every
- * exchange (written by the harness's HAR sink from the labelled exchanges), and the console summary.
+ * exchange (written by the harness's HAR sink from the labelled exchanges), Allure results (allure.ts, one
+ * result per clause) and the console summary.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Redactor } from '../http/redactor.js';
 import { harSink } from '../http/sinks.js';
 import type { Exchange } from '../http/types.js';
 import { xmlAttr, xmlText } from '../report/junit.js';
+import { writeClientAllureResults } from './allure.js';
+import { redactDeep } from './label.js';
 import { describeExchange } from './grade.js';
 import type { ClientExchange, ClientVerdicts } from './types.js';
 
-export const CLIENT_REPORT_FILES = { verdicts: 'verdicts.json', junit: 'junit.xml', har: 'exchanges.har', recording: 'recording.jsonl' } as const;
+export const CLIENT_REPORT_FILES = { verdicts: 'verdicts.json', junit: 'junit.xml', har: 'exchanges.har', allure: 'allure-results', recording: 'recording.jsonl' } as const;
 
 /** The labelled exchanges of a recording file (`client serve` writes it; `client verdict` reads it). */
 export function readRecording(file: string): ClientExchange[] {
@@ -34,15 +38,34 @@ function asHarExchange(e: ClientExchange, origin: number, authUrl: string): Exch
   };
 }
 
-export async function writeClientReports(dir: string, verdicts: ClientVerdicts, exchanges: readonly ClientExchange[], authUrl = 'http://grading-server'): Promise<string[]> {
+export interface ClientReportOptions {
+  /** The grading server's auth_url (the HAR's URLs). */
+  authUrl?: string;
+  /** The client under test as the reports name it. */
+  clientName?: string;
+  /** The plan's redactor (GradingServer.redact): what the Allure results hold passes through it. */
+  redact?: (text: string) => string;
+}
+
+/**
+ * Writes every report of a grading into `dir`; returns the files written (the leak scan reads them all). The
+ * exchanges and verdicts pass through the plan's redactor first (labelled already; any secret left is replaced
+ * here too), so every file is written from redacted data.
+ */
+export async function writeClientReports(dir: string, rawVerdicts: ClientVerdicts, rawExchanges: readonly ClientExchange[], o: ClientReportOptions = {}): Promise<string[]> {
+  // A recording read back (`client verdict`) is labelled already; the one Redactor still passes over it.
+  const redact = o.redact ?? ((text: string) => new Redactor().redactText(text));
+  const verdicts = redactDeep(rawVerdicts, redact);
+  const exchanges = redactDeep(rawExchanges, redact);
   mkdirSync(dir, { recursive: true });
   const files = [join(dir, CLIENT_REPORT_FILES.verdicts), join(dir, CLIENT_REPORT_FILES.junit), join(dir, CLIENT_REPORT_FILES.har)];
   writeFileSync(files[0] ?? '', `${JSON.stringify(verdicts, null, 2)}\n`);
   writeFileSync(files[1] ?? '', clientJunit(verdicts));
   const har = harSink(files[2] ?? '');
   const origin = Date.now() - (exchanges.at(-1)?.atMs ?? 0);
-  for (const e of exchanges) har.onExchange(asHarExchange(e, origin, authUrl));
+  for (const e of exchanges) har.onExchange(asHarExchange(e, origin, o.authUrl ?? 'http://grading-server'));
   await har.flush();
+  files.push(...writeClientAllureResults(join(dir, CLIENT_REPORT_FILES.allure), verdicts, exchanges, { clientName: redact(o.clientName ?? 'client'), originMs: origin }));
   return files;
 }
 

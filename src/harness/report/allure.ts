@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CLIENT_DUTY_AREAS } from '../client/areas.js';
 import { SPEC_AREAS, specArea, type ClauseCatalogue } from '../spec/clauses.js';
 import { outcomeLine, type OutcomeRecord } from './outcome.js';
 
@@ -99,6 +100,8 @@ export const CATEGORIES: readonly AllureCategory[] = [
   // Response rules (src/harness/rules): checks named rule:<id>, applied to every response by the engine.
   { name: 'Response rule (failure layout / fixed text)', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?rule:'), matchedStatuses: ['failed'] },
   { name: 'Property violation', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?property[, ]'), matchedStatuses: ['failed'] },
+  // Client conformance (client/allure.ts): a broken CL-* duty, by its area; the line names checks=client:<area>.
+  ...CLIENT_DUTY_AREAS.map((a) => ({ name: `Client duty broken: ${a.name}`, messageRegex: firstLine(`failed client [^\\n]*checks=client:${a.slug} `), matchedStatuses: ['failed'] })),
   { name: 'Other check failure', messageRegex: firstLine('failed '), matchedStatuses: ['failed'] },
   { name: 'No outcome record', matchedStatuses: ['failed', 'broken'] },
 ];
