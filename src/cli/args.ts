@@ -67,7 +67,7 @@ const PASSTHROUGH: ReadonlyMap<string, 'flag' | 'value' | 'optional'> = new Map(
   ['--retries', 'value'], ['--repeat-each', 'value'], ['--max-failures', 'value'], ['-x', 'flag'],
   ['--workers', 'value'], ['-j', 'value'], ['--project', 'value'], ['--grep', 'value'], ['-g', 'value'],
   ['--grep-invert', 'value'], ['-G', 'value'], ['--output', 'value'], ['--fail-on-flaky-tests', 'flag'],
-  ['--forbid-only', 'flag'], ['--fully-parallel', 'flag'], ['--last-failed', 'flag'], ['--pass-with-no-tests', 'flag'],
+  ['--forbid-only', 'flag'], ['--fully-parallel', 'flag'], ['--pass-with-no-tests', 'flag'],
   ['--quiet', 'flag'], ['--shuffle', 'optional'], ['--list', 'flag'], ['--no-deps', 'flag'],
 ]);
 
@@ -77,6 +77,9 @@ export function passthroughArgs(command: string, extra: string[]): string[] {
     const arg = extra[i]!;
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const kind = PASSTHROUGH.get(name);
+    if (name === '--last-failed') {
+      throw new UsageError(command, "'--last-failed' after -- is Playwright's: one test-results/.last-run.json for every target and reports folder, rerunning whole spec files; use `run --last-failed` (only the scenarios that failed when last run against this target, kept in this reports folder)");
+    }
     if (kind === undefined) {
       throw new UsageError(
         command,

@@ -64,6 +64,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_SELECT_CLAUSE', text: 'the selection `--clause` of `run`, for the spec files', internal: true },
   { name: 'FTF_SELECT_SHARD', text: 'the selection `--shard` of `run`, for the spec files', internal: true },
   { name: 'FTF_SELECT_PHASE', text: 'the selection `--phase` of `run`, for the spec files', internal: true },
+  { name: 'FTF_SELECT_ONLY', text: 'the selection `--last-failed` of `run` (the ids and files that failed last time), for the spec files', internal: true },
   { name: 'FTF_LAUNCH_BROKER', text: "where the CLI's launch broker listens (a Unix socket): a worker asks it for its embedded reference server (src/embedded/broker.ts)", internal: true },
   { name: 'FTF_ALLOW_MUTATIONS', text: 'ignored (it once stood in for `--allow-mutations`): no variable enables production writes; `run` and `certify` name it in the console when it is set' },
   { name: 'FTF_MUTATION_GRANT', text: "`--allow-mutations` for the workers: a nonce and a grant file the CLI writes for this run only, honoured only while that CLI (an ancestor of the worker) lives; an inherited value is dropped (target/mutation-grant.ts)", internal: true },

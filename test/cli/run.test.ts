@@ -132,7 +132,7 @@ test('run: usage errors exit 2; Playwright dying without a report exits 3', asyn
 test('playwright arguments and environment: the selection as FTF_SELECT_*, a shard with a blob, pass-through untouched', () => {
   assert.deepEqual(playwrightArgs({ tag: '@auth', shard: '2/4', extra: ['--workers=1'] }), ['playwright', 'test', '--workers=1']);
   assert.deepEqual(playwrightArgs({}), ['playwright', 'test']);
-  assert.deepEqual(playwrightEnv({ tag: '@auth', shard: '2/4' }), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '@auth', FTF_SELECT_CLAUSE: '', FTF_SELECT_SHARD: '2/4', FTF_SELECT_PHASE: '', FTF_BLOB_REPORT: '1' });
-  assert.deepEqual(playwrightEnv({ phase: 'exclusive' }), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '', FTF_SELECT_CLAUSE: '', FTF_SELECT_SHARD: '', FTF_SELECT_PHASE: 'exclusive', FTF_BLOB_REPORT: '1' });
-  assert.deepEqual(playwrightEnv({}), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '', FTF_SELECT_CLAUSE: '', FTF_SELECT_SHARD: '', FTF_SELECT_PHASE: '' });
+  assert.deepEqual(playwrightEnv({ tag: '@auth', shard: '2/4' }), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '@auth', FTF_SELECT_CLAUSE: '', FTF_SELECT_SHARD: '2/4', FTF_SELECT_PHASE: '', FTF_SELECT_ONLY: '', FTF_BLOB_REPORT: '1' });
+  assert.deepEqual(playwrightEnv({ phase: 'exclusive' }), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '', FTF_SELECT_CLAUSE: '', FTF_SELECT_SHARD: '', FTF_SELECT_PHASE: 'exclusive', FTF_SELECT_ONLY: '', FTF_BLOB_REPORT: '1' });
+  assert.deepEqual(playwrightEnv({}), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '', FTF_SELECT_CLAUSE: '', FTF_SELECT_SHARD: '', FTF_SELECT_PHASE: '', FTF_SELECT_ONLY: '' });
 });

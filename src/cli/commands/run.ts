@@ -26,6 +26,8 @@ import { isFiltered } from '../../harness/scenario/selection.js';
 import { openTarget, type OpenTarget } from '../target.js';
 import { SELECTION_HELP, selectionFlags } from '../scenarios.js';
 import { checkShardPhases } from '../shard-guard.js';
+import { lastFailedOnly, runTargetOf } from '../last-failed.js';
+import { recordLastFailed } from '../../harness/report/last-failed.js';
 import { lockReports } from '../../harness/report/reports-lock.js';
 import { refuseSymlinks } from '../../harness/report/reports-symlinks.js';
 import { issueMutationGrant, RETIRED_ALLOW_ENV } from '../../harness/target/mutation-grant.js';
@@ -49,6 +51,7 @@ export const RUN_OPTIONS = {
   workers: { type: 'string' },
   'min-clauses': { type: 'string' },
   'max-skipped': { type: 'string' },
+  'last-failed': { type: 'boolean' },
 } as const;
 
 /**
@@ -56,6 +59,8 @@ export const RUN_OPTIONS = {
  * a full run is 12-13 MB (every step and attachment inlined), too much to write on every run of a CI gate;
  * `npm run conformance`, `merge` and `certify` build it.
  */
+const LAST_FAILED_FLAG: FlagHelp = { flag: '--last-failed', text: 'rerun only the scenarios that failed or errored (warned too under `--fail-on should`) when last run against this target (profile, and base URL of an external one) from this reports folder (reports/last-failed.json, updated by every run); other selection flags narrow it further; nothing recorded or nothing failed exits 2' };
+
 const REPORT_FLAG: FlagHelp = { flag: '--report', text: 'build the Allure HTML (reports/allure-report/index.html, 12-13 MB for a full run) in the background after the verdict; opt-in (`--wait-report` builds it before exiting)' };
 
 /** Flags run and certify share (help data; src/cli/help.ts renders it). */
@@ -177,6 +182,8 @@ export async function runSuite(
       ...(opts.coverageGate ? { coverageGate: opts.coverageGate } : {}),
       target: open.target,
     });
+    // What `run --last-failed` against this target from this reports folder reruns (report/last-failed.ts).
+    recordLastFailed(paths.root, runTargetOf(opts.target), evaluation.summary);
     // `reproduce:` lines name this run's profile, the scenario and the variables the profile reads (cli/reproduce.ts).
     console.log(formatSummary(evaluation.summary, { profileFile: open.file, target: open.target, allowMutations: opts.allowMutations, env: process.env }));
     if (evaluation.summary.overall === 'nothing-tested' && filtered && evaluation.summary.problems.length === 0) console.log(`${command}: the selection (--grep/--tag/--shard) matched no runnable scenario`);
@@ -244,22 +251,28 @@ export const runCommand: Command = {
       SUITE_FLAGS.waitReport,
       SUITE_FLAGS.evaluateOnly,
       SUITE_FLAGS.workers,
-      { flag: '--', value: 'PLAYWRIGHT ARGS', text: 'passed to `playwright test` unchanged, only: --retries N, --repeat-each N, --max-failures N, -x, --workers N/-j N, --project NAME, --grep RE/-g, --grep-invert RE/-G, --output DIR, --fail-on-flaky-tests, --forbid-only, --fully-parallel, --last-failed, --pass-with-no-tests, --quiet, --shuffle [SEED], --list, --no-deps; anything else exits 2' },
+      LAST_FAILED_FLAG,
+      { flag: '--', value: 'PLAYWRIGHT ARGS', text: 'passed to `playwright test` unchanged, only: --retries N, --repeat-each N, --max-failures N, -x, --workers N/-j N, --project NAME, --grep RE/-g, --grep-invert RE/-G, --output DIR, --fail-on-flaky-tests, --forbid-only, --fully-parallel, --pass-with-no-tests, --quiet, --shuffle [SEED], --list, --no-deps; anything else exits 2 (Playwright\'s --last-failed too: use `run --last-failed`)' },
     ],
     env: SUITE_ENV,
     examples: [
       { text: 'the whole suite against the embedded reference server', command: 'ftf-conformance run' },
       { text: 'the token scenarios against a vendor sandbox, one worker', command: 'ftf-conformance run --target my-sandbox.yaml --grep "^token\\." --workers 1' },
+      { text: 'then only what failed there', command: 'ftf-conformance run --target my-sandbox.yaml --last-failed' },
     ],
   },
   async run(argv) {
     const dash = argv.indexOf('--');
     const { values: v } = parse('run', dash >= 0 ? argv.slice(0, dash) : argv, RUN_OPTIONS);
-    const selection = selectionFlags('run', v);
+    const picked = selectionFlags('run', v);
+    if (v['last-failed'] && v['evaluate-only']) throw new UsageError('run', '--last-failed reruns scenarios; --evaluate-only runs nothing: give one of them');
+    const last = v['last-failed'] ? lastFailedOnly('run', v.target) : undefined;
+    const selection = last ? { ...picked, only: last.only } : picked;
     const workers = workersFlag('run', v.workers);
     const coverageGate = parseCoverageGate(v['min-clauses'], v['max-skipped'], (m) => new UsageError('run', m));
     const extra = passthroughArgs('run', dash >= 0 ? argv.slice(dash + 1) : []);
     if (!v['evaluate-only']) checkShardPhases('run', selection, v.target);
+    if (last) console.log(last.note);
     const suite = await runSuite('run', {
       ...(v.target ? { target: v.target } : {}),
       selection: { ...selection, extra },

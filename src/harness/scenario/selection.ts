@@ -14,6 +14,7 @@
  *   (the @exclusive tag, isolation.ts). A sharded CI run against one external server shards the shared phase and
  *   runs the exclusive phase once, after the shards (docs/ci/README.md; run refuses other shards of such a target).
  * - clause: clause ids (comma-separated): what covers one of them (a property test by its catalogue `covers`).
+ * - only: `run --last-failed` (report/last-failed.ts): only these scenario / property ids and broken files.
  * - a clock-less form is no candidate of its own: it belongs to the scenario it stands in for (it runs inside that
  *   scenario's test, scenario/plan.ts decides which of the two runs), so either's id, tags or clauses select both.
  * - a broken file is matched on what it still says (scenario/partial.ts: a YAML syntax error loses only the broken
@@ -45,6 +46,14 @@ export interface SelectionFlags {
   shard?: string;
   /** One of the two phases of a run against a shared target (SELECTION_PHASES). */
   phase?: SelectionPhase;
+  /** `run --last-failed`: only what failed when last run against this target (report/last-failed.ts). */
+  only?: OnlyThese;
+}
+
+/** Scenario and property ids, and scenario files (absolute paths: a broken file is matched by its path too). */
+export interface OnlyThese {
+  ids: readonly string[];
+  files: readonly string[];
 }
 
 /** `shared`: everything that may run side by side on one target; `exclusive`: what must run alone there (isolation.ts). */
@@ -76,6 +85,9 @@ interface Candidate {
   covers: readonly string[];
   /** Fields a broken file may carry but that could not be read: a filter on them keeps the file (partial.ts). */
   unknown?: ReadonlySet<string>;
+  /** What `only` matches: the ids (a scenario's and its form's) and the scenario files. */
+  ids: readonly string[];
+  files: readonly string[];
   pick(into: Selected<ExtraTest>): void;
 }
 
@@ -123,6 +135,8 @@ export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 
         texts: [textOf(s.id, s.title, tags), ...(form ? [textOf(form.id, form.title, formTags)] : [])],
         tags: [...new Set([...tags, ...formTags])],
         covers: s.covers,
+        ids: [s.id, ...(form ? [form.id] : [])],
+        files: [resolve(s.source.file), ...(form ? [resolve(form.source.file)] : [])],
         pick: (into: Selected<ExtraTest>) => void into.scenarios.push(s, ...(form ? [form] : [])),
       };
     }),
@@ -137,12 +151,14 @@ export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 
         tags,
         covers: partial.covers ?? [],
         unknown: new Set(partial.unknown ?? []),
+        ids: partial.id !== undefined ? [partial.id] : [],
+        files: [resolve(p.file)],
         pick: (into: Selected<ExtraTest>) => void into.problems.push(p),
       };
     }),
     ...extras.map((x) => {
       const tags = extraTestTags(x);
-      return { key: x.id, texts: [textOf(x.id, x.title, tags)], tags, covers: x.covers ?? [], pick: (into: Selected<ExtraTest>) => void into.extras.push(x) };
+      return { key: x.id, texts: [textOf(x.id, x.title, tags)], tags, covers: x.covers ?? [], ids: [x.id], files: [], pick: (into: Selected<ExtraTest>) => void into.extras.push(x) };
     }),
   ];
   const re = flags.grep ? new RegExp(flags.grep) : undefined;
@@ -150,11 +166,15 @@ export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 
   const clauses = flags.clause ? clauseList(flags.clause) : undefined;
   const unknown = (c: Candidate, ...fields: string[]): boolean => fields.some((f) => c.unknown?.has(f));
   const inPhase = (c: Candidate): boolean => !flags.phase || c.tags.includes(EXCLUSIVE_TAG) === (flags.phase === 'exclusive');
+  const onlyIds = flags.only ? new Set(flags.only.ids) : undefined;
+  const onlyFiles = flags.only ? new Set(flags.only.files) : undefined;
+  const inOnly = (c: Candidate): boolean => !onlyIds || c.ids.some((id) => onlyIds.has(id)) || c.files.some((f) => onlyFiles!.has(f));
   let kept = candidates.filter((c) =>
     (!re || c.texts.some((t) => re.test(t)) || unknown(c, 'id', 'title', 'tags', 'family'))
     && (!tag || c.tags.includes(tag) || unknown(c, 'tags', 'family'))
     && (!clauses || c.covers.some((id) => clauses.includes(id)) || unknown(c, 'covers'))
-    && inPhase(c));
+    && inPhase(c)
+    && inOnly(c));
   kept.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (flags.shard) {
     const { index, total } = parseShard(flags.shard);
@@ -173,7 +193,21 @@ export const clauseList = (value: string): string[] => value.split(',').map((c) 
 
 /** The flags as the environment of Playwright's workers (every variable set: '' = not given). */
 export function selectionEnv(flags: SelectionFlags): Record<string, string> {
-  return { FTF_SELECT_GREP: flags.grep ?? '', FTF_SELECT_TAG: flags.tag ?? '', FTF_SELECT_CLAUSE: flags.clause ?? '', FTF_SELECT_SHARD: flags.shard ?? '', FTF_SELECT_PHASE: flags.phase ?? '' };
+  return {
+    FTF_SELECT_GREP: flags.grep ?? '', FTF_SELECT_TAG: flags.tag ?? '', FTF_SELECT_CLAUSE: flags.clause ?? '', FTF_SELECT_SHARD: flags.shard ?? '', FTF_SELECT_PHASE: flags.phase ?? '',
+    FTF_SELECT_ONLY: flags.only ? JSON.stringify({ ids: flags.only.ids, files: flags.only.files }) : '',
+  };
+}
+
+/** FTF_SELECT_ONLY as the run wrote it; anything else selects nothing rather than everything (a rerun stays narrow). */
+function onlyFromEnv(raw: string): OnlyThese {
+  try {
+    const v = JSON.parse(raw) as Partial<OnlyThese>;
+    const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((e): e is string => typeof e === 'string') : []);
+    return { ids: strings(v.ids), files: strings(v.files) };
+  } catch {
+    return { ids: [], files: [] };
+  }
 }
 
 /** The flags a worker was given (selectionEnv); none set = everything. */
@@ -184,11 +218,12 @@ export function selectionFromEnv(env: NodeJS.ProcessEnv): SelectionFlags {
     ...(env.FTF_SELECT_CLAUSE ? { clause: env.FTF_SELECT_CLAUSE } : {}),
     ...(env.FTF_SELECT_SHARD ? { shard: env.FTF_SELECT_SHARD } : {}),
     ...((SELECTION_PHASES as readonly string[]).includes(env.FTF_SELECT_PHASE ?? '') ? { phase: env.FTF_SELECT_PHASE as SelectionPhase } : {}),
+    ...(env.FTF_SELECT_ONLY ? { only: onlyFromEnv(env.FTF_SELECT_ONLY) } : {}),
   };
 }
 
 /** True when any flag narrows the catalogue (waivers of unselected scenarios are then not stale). */
-export const isFiltered = (flags: SelectionFlags): boolean => Boolean(flags.grep || flags.tag || flags.clause || flags.shard || flags.phase);
+export const isFiltered = (flags: SelectionFlags): boolean => Boolean(flags.grep || flags.tag || flags.clause || flags.shard || flags.phase || flags.only);
 
 /**
  * Loads the catalogue under `dir` (FTF_SPECS_DIR or specs/) and selects from it together with the property
