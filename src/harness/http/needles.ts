@@ -18,13 +18,22 @@ export interface NeedleHit {
 }
 
 const ROOT = 0;
+/** Characters hashed together by the skip table, and the table's size (small: it stays in the CPU's cache). */
+const BLOCK = 3;
+const BLOCK_TABLE = 1 << 15;
+/** The longest skip window (a shift fits a byte; longer windows gain little). */
+const MAX_WINDOW = 32;
+
+function blockKey(a: number, b: number, c: number): number {
+  return (Math.imul(a, 0x9e1) + Math.imul(b, 0x3b) + c) & (BLOCK_TABLE - 1);
+}
 
 export class NeedleSet {
   private readonly c: Compiled;
   private readonly count: number;
-  /** The skip window (0: a needle is shorter than 3, no skipping). */
+  /** The skip window (0: a needle is shorter than BLOCK + 1, no skipping). */
   private readonly window: number;
-  /** By the two characters ending a window (low bytes): how far the window may move on. */
+  /** By the hash of the BLOCK characters ending a window: how far the window may move on. */
   private readonly shift: Uint8Array;
 
   /** The automaton of `needles` (needle i reports id i; empty needles are ignored, duplicates report the first). */
@@ -88,14 +97,15 @@ export class NeedleSet {
     link(c, nodes);
     let shortest = Infinity;
     for (const n of needles) if (n.length > 0 && n.length < shortest) shortest = n.length;
-    const m = shortest >= 3 && shortest !== Infinity ? Math.min(shortest, 16) : 0;
+    const m = shortest > BLOCK && shortest !== Infinity ? Math.min(shortest, MAX_WINDOW) : 0;
     this.window = m;
-    this.shift = new Uint8Array(m ? 65536 : 0).fill(m ? m - 1 : 0);
+    // A block seen nowhere in a needle's first m characters lets the window move past it: m - BLOCK + 1.
+    this.shift = new Uint8Array(m ? BLOCK_TABLE : 0).fill(m ? m - BLOCK + 1 : 0);
     for (const n of needles) {
       if (n.length === 0 || m === 0) continue;
-      for (let q = 0; q + 1 < m; q++) {
-        const key = ((n.charCodeAt(q) & 0xff) << 8) | (n.charCodeAt(q + 1) & 0xff);
-        const sh = m - 2 - q;
+      for (let j = BLOCK - 1; j < m; j++) {
+        const key = blockKey(n.charCodeAt(j - 2), n.charCodeAt(j - 1), n.charCodeAt(j));
+        const sh = m - 1 - j;
         if (sh < (this.shift[key] as number)) this.shift[key] = sh;
       }
     }
@@ -107,9 +117,10 @@ export class NeedleSet {
 
   /**
    * Every occurrence of every needle, in order of their end. The text is passed over in skips (Wu-Manber):
-   * the two characters ending a window of `window` characters (the shortest needle's length, up to 16) say
-   * how far no needle can start; only where one may start does the automaton run, from the root, until it is
-   * back at the root (no needle in progress). Linear in the text plus the matches.
+   * the BLOCK characters ending a window of `window` characters (the shortest needle's length, up to
+   * MAX_WINDOW) say how far no needle can start; only where one may start does the automaton run, from the
+   * root, until it is back at the root (no needle in progress). Linear in the text plus the matches; where
+   * no needle is near, about one table look-up per window - BLOCK + 1 characters.
    */
   search(text: string): NeedleHit[] {
     const hits: NeedleHit[] = [];
@@ -120,7 +131,7 @@ export class NeedleSet {
     const shift = this.shift;
     let i = m - 1;
     while (i < len) {
-      const s = shift[((text.charCodeAt(i - 1) & 0xff) << 8) | (text.charCodeAt(i) & 0xff)] as number;
+      const s = shift[blockKey(text.charCodeAt(i - 2), text.charCodeAt(i - 1), text.charCodeAt(i))] as number;
       if (s > 0) {
         i += s;
         continue;
