@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the project's own tests (node:test through tsx). Prints the spec reporter to the console and keeps a
-// TAP copy in reports/self-tests.tap so that .ci/run can sum the counts. Extra args are test files or dirs.
+// TAP copy in .ftf/self-tests.tap so that .ci/run can sum the counts (not in reports/: every file there is a run's report, and a run's leak scan reads them all; test names quote credential-shaped fixtures). Extra args are test files or dirs.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -27,7 +27,7 @@ if (files.length === 0) {
   console.error(`no test files (*.test.ts) under ${roots.join(', ')}`);
   process.exit(2);
 }
-mkdirSync(join(root, 'reports'), { recursive: true });
+mkdirSync(join(root, '.ftf'), { recursive: true });
 const result = spawnSync(
   process.execPath,
   [
@@ -35,7 +35,7 @@ const result = spawnSync(
     '--test',
     `--test-concurrency=${process.env.FTF_TEST_CONCURRENCY ?? 2}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', '--test-reporter-destination=reports/self-tests.tap',
+    '--test-reporter=tap', '--test-reporter-destination=.ftf/self-tests.tap',
     ...files,
   ],
   { stdio: 'inherit' },

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 const stages = [
   { name: 'typecheck', cmd: ['npx', 'tsc', '--noEmit'], count: single },
   { name: 'lint', cmd: ['npx', 'eslint', '.', '--max-warnings=0'], count: single },
-  { name: 'self-tests', cmd: ['node', 'scripts/run-self-tests.mjs'], count: fromTap('reports/self-tests.tap'), before: ['reports/self-tests.tap'] },
+  { name: 'self-tests', cmd: ['node', 'scripts/run-self-tests.mjs'], count: fromTap('.ftf/self-tests.tap'), before: ['.ftf/self-tests.tap'] },
   { name: 'conformance (reference)', cmd: ['npx', 'playwright', 'test'], count: fromPlaywrightJson('reports/results.json'), before: ['reports/results.json'] },
   // The reference as a sandbox without the control API (issue 13): the clock-less forms run, the rest skip with a reason.
   {

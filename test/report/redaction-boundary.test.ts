@@ -5,7 +5,7 @@
  * the file, never the secret).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -20,6 +20,8 @@ import { announceSecrets, DigestSet, digestsOf, DIGEST_MARKER, spellingsOf, take
 import { findStructural, redactStructural } from '../../src/harness/report/structural-redaction.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-boundary-'));
+// Leaking files the scans below move aside stay in this test's folder.
+process.env.FTF_QUARANTINE_DIR = join(dir, 'quarantine');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const SECRET = 'c4n4ry+s3cr3t/v4lue=';
@@ -223,15 +225,24 @@ test('the leak scan finds raw, base64-in-zip and structural leaks and names the 
   );
 });
 
-test('the scan after a run reads only the files that run wrote (other tools keep their files in reports/)', async () => {
-  const root = join(dir, 'since');
-  mkdirSync(root, { recursive: true });
-  const stale = join(root, 'self-tests.tap');
-  writeFileSync(stale, 'ok 1 - redacts {"access_token":"eyJhbGciOiJIUzI1NiJ9.c3RhbGU.c2lnbmF0dXJl"}\n');
+test('the scan after a run checks every file left in the reports and output folders, however old and whoever wrote it', async () => {
+  const root = join(dir, 'every-file');
+  const output = join(dir, 'every-file-output');
+  mkdirSync(join(root, 'deep', 'er'), { recursive: true });
+  mkdirSync(output, { recursive: true });
   const past = new Date(Date.now() - 3_600_000);
+  // Files a run did not write (an earlier run, another tool, a restored cache): CI uploads them all the same.
+  const stale = join(root, 'deep', 'er', 'old.log');
+  writeFileSync(stale, `an old log ${SECRET}\n`);
   utimesSync(stale, past, past);
+  const staleOutput = join(output, 'trace.txt');
+  writeFileSync(staleOutput, `{"access_token":"eyJhbGciOiJIUzI1NiJ9.c3RhbGU.c2lnbmF0dXJl"}`);
+  utimesSync(staleOutput, past, past);
   writeFileSync(join(root, 'results.json'), '{"ok":true}');
-  const scan = (since?: number) => assertRunLeakFree({ reportsRoot: root, outputDir: join(dir, 'none'), secrets: [], ...(since === undefined ? {} : { since }) });
-  await assert.rejects(() => scan(), (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SECRET_LEAK' && e.message.includes('self-tests.tap'));
-  assert.equal(await scan(Date.now() - 60_000), 1, 'only the file written after `since` is scanned');
+  await assert.rejects(
+    () => assertRunLeakFree({ reportsRoot: root, outputDir: output, secrets: [SECRET] }),
+    (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SECRET_LEAK' && /2 report file/.test(e.message) && e.message.includes('old.log') && e.message.includes('trace.txt') && !e.message.includes(SECRET),
+  );
+  assert.equal(existsSync(stale) || existsSync(staleOutput), false, 'both leaking files were taken out of the folders');
+  assert.equal(await assertRunLeakFree({ reportsRoot: root, outputDir: output, secrets: [SECRET] }), 1, 'what is left is scanned again and clean');
 });

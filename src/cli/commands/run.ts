@@ -202,8 +202,6 @@ export async function runSuite(
       outputDir: outputDirOf(opts.selection.extra ?? [], REPO_ROOT),
       secrets,
       basic,
-      // --evaluate-only re-reads an earlier run's files: all of them are this verdict's reports.
-      ...(opts.evaluateOnly ? {} : { since: Date.parse(startedAt) }),
     });
     // The verdict and the exit code are decided: the HTML (searched by the child itself) does not delay them.
     if (opts.report === 'background') console.log(startAllureInBackground(cliSecretValues(secrets, basic), lock));

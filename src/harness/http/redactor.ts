@@ -9,8 +9,10 @@
  * - every spelling of every secret (spellings.ts: raw, URL, form, JSON, base64/base64url at every alignment,
  *   hex) is a needle of one Aho-Corasick search (needles.ts), over the text and over its decoded view
  *   (escapes.ts: HTML entities, %XX, JSON escapes in any mix);
- * - a secret of 16 to 512 characters is also found in pieces: every 8-character window of it is a needle,
- *   so an echo split over two (or more) fields loses every piece of 8 characters or more (FRAGMENT_*);
+ * - a secret is also found cut into pieces, at any point (pieces.ts): every window of k characters of it is a
+ *   needle (k from the secret's length and alphabet: each piece carries 32 to 48 bits of it), a window found
+ *   is extended over the whole piece, and the rest of the secret is redacted where it stands as a field of
+ *   its own near the piece;
  * - structural rules (report/structural-redaction.ts) redact any Bearer credential and any token field's
  *   value, whatever their length and alphabet, also ones the harness never saw.
  * A failure inside the redaction never returns the text: the whole text is withheld (REDACTION_FAILED).
@@ -19,15 +21,12 @@
  * reports with false positives; such tokens are redacted by where they stand (the structural rules).
  */
 import { decodedView } from './escapes.js';
-import { NeedleSet, type NeedleHit } from './needles.js';
+import { NeedleSet } from './needles.js';
+import { complementsNear, extendPiece, pieceWindow, provesAlone, windowsOf, type Piece } from './pieces.js';
 import { MIN_SPELLING_LENGTH, textSpellings } from './spellings.js';
 import { mayHoldStructural, redactStructural } from '../report/structural-redaction.js';
 
 export const MIN_SECRET_LENGTH = MIN_SPELLING_LENGTH;
-/** Secrets of this length range are also searched in pieces of FRAGMENT_WINDOW characters (split echoes). */
-const FRAGMENT_MIN_SECRET = 16;
-const FRAGMENT_MAX_SECRET = 512;
-const FRAGMENT_WINDOW = 8;
 /** What the text becomes when redaction itself fails: never the text. */
 export const REDACTION_FAILED = 'REDACTION_FAILED';
 
@@ -39,6 +38,24 @@ const JSON_SECRET_FIELDS = new Set(['access_token', 'refresh_token', 'id_token',
 const FORM_SECRET_FIELDS = new Set([...JSON_SECRET_FIELDS, 'code', 'password']);
 /** Can a JSON text hold a secret field at all? (`\u` escapes may spell a key name, so they always walk.) */
 const SECRET_KEY_HINT = new RegExp(`${[...JSON_SECRET_FIELDS].join('|')}|\\\\u`);
+
+/** A window of a secret (pieces.ts): the secret, where the window starts in it, the window's length and the bits a character carries. */
+interface Fragment {
+  value: string;
+  offset: number;
+  k: number;
+  bits: number;
+}
+
+/** A secret in a text: whole in some spelling, a piece of it, or a complement of a piece standing near it. */
+interface Found {
+  start: number;
+  end: number;
+  /** The secret (canonical value). */
+  value: string;
+  /** Overlapping finds are one segment, labelled by the longest. */
+  weight: number;
+}
 
 interface Entry {
   label: string;
@@ -55,10 +72,13 @@ export class Redactor {
   private readonly spellings = new Map<string, string>();
   /** base64("client:secret") -> parts, so curl can say -u "client:$SECRET_ENV". */
   private readonly basics = new Map<string, { clientId: string; secret: string }>();
-  /** 8-character pieces of mid-sized secrets -> canonical value (searched, never announced: a piece's digest could be guessed). */
-  private readonly fragments = new Map<string, string>();
-  /** The search over spellings and fragments, rebuilt on the next search after a new value. */
-  private search: { set: NeedleSet; needles: string[] } | undefined;
+  /**
+   * Windows of secrets (pieces.ts) -> their secret and place in it. Searched, never announced: overlapping
+   * windows' digests would give a secret back one character at a time.
+   */
+  private readonly fragments = new Map<string, Fragment>();
+  /** The search over spellings (ids below `spellings`) and fragments, rebuilt on the next search after a new value. */
+  private search: { set: NeedleSet; needles: string[]; spellings: number } | undefined;
   private readonly listeners: Array<(spellings: string[]) => void> = [];
 
   /**
@@ -175,7 +195,7 @@ export class Redactor {
 
   /** Label and env var name of a registered value (any spelling). Explicit labels are env var names already. */
   private describe(value: string): { label: string; env: string } | undefined {
-    const canonical = this.spellings.get(value) ?? this.fragments.get(value);
+    const canonical = this.spellings.get(value) ?? this.fragments.get(value)?.value;
     const entry = canonical === undefined ? undefined : this.entries.get(canonical);
     if (!entry) return undefined;
     return { label: entry.label, env: entry.learned ? envNameFor(entry.label) : sanitizeEnvName(entry.label) };
@@ -204,48 +224,103 @@ export class Redactor {
     };
     for (const r of ranges) {
       plain(s.slice(last, r.start));
-      out.push(this.describe(r.needle) ?? { label: 'SECRET', env: 'FTF_SECRET' });
+      out.push(this.describe(r.value) ?? { label: 'SECRET', env: 'FTF_SECRET' });
       last = r.end;
     }
     plain(s.slice(last));
     return out.length ? out : [{ text: '' }];
   }
 
-  /** Merged occurrence ranges of every needle, in the text and in its decoded view (mapped back). */
-  private occurrences(s: string): Array<{ start: number; end: number; needle: string }> {
+  /** Merged ranges of every secret found, in the text and in its decoded view (mapped back). */
+  private occurrences(s: string): Found[] {
     const search = this.needleSearch();
     if (!search) return [];
-    const hits: NeedleHit[] = search.set.search(s);
+    const found = this.find(s, search);
     const view = decodedView(s);
-    if (view) {
-      for (const h of search.set.search(view.text)) hits.push({ start: view.from[h.start] as number, end: view.to[h.end - 1] as number, id: h.id });
-    }
-    if (hits.length === 0) return [];
-    hits.sort((a, b) => a.start - b.start || b.end - a.end);
-    const merged: Array<{ start: number; end: number; needle: string }> = [];
-    let bestLength = 0;
-    for (const h of hits) {
-      const needle = search.needles[h.id] as string;
+    if (view) for (const f of this.find(view.text, search)) found.push({ ...f, start: view.from[f.start] as number, end: view.to[f.end - 1] as number });
+    if (found.length === 0) return [];
+    found.sort((a, b) => a.start - b.start || b.end - a.end);
+    const merged: Found[] = [];
+    for (const f of found) {
       const top = merged[merged.length - 1];
-      if (top && h.start < top.end) {
-        if (h.end > top.end) top.end = h.end;
-        if (needle.length > bestLength) {
-          top.needle = needle;
-          bestLength = needle.length;
+      if (top && f.start < top.end) {
+        if (f.end > top.end) top.end = f.end;
+        if (f.weight > top.weight) {
+          top.value = f.value;
+          top.weight = f.weight;
         }
         continue;
       }
-      merged.push({ start: h.start, end: h.end, needle });
-      bestLength = needle.length;
+      merged.push({ ...f });
     }
     return merged;
   }
 
-  private needleSearch(): { set: NeedleSet; needles: string[] } | undefined {
+  /** Whole spellings, pieces, and complements standing as fields near their piece, in one text. */
+  private find(text: string, search: NonNullable<Redactor['search']>): Found[] {
+    const out: Found[] = [];
+    this.eachFind(text, search, (needle, start, end) => {
+      out.push({ start, end, value: this.spellings.get(needle) as string, weight: end - start });
+      return false;
+    }, (piece, fragment) => {
+      out.push({ start: piece.start, end: piece.end, value: piece.value, weight: piece.end - piece.start });
+      for (const [a, b] of complementsNear(text, piece, fragment.k).fields) out.push({ start: a, end: b, value: piece.value, weight: b - a });
+      return false;
+    });
+    return out;
+  }
+
+  /**
+   * Every whole spelling and every piece (each piece once, however many of its windows were hit); a callback
+   * returning true stops the walk.
+   */
+  private eachFind(
+    text: string,
+    search: NonNullable<Redactor['search']>,
+    onSpelling: (needle: string, start: number, end: number) => boolean,
+    onPiece: (piece: Piece, fragment: Fragment) => boolean,
+  ): void {
+    let last: Piece | undefined;
+    for (const h of search.set.search(text)) {
+      const needle = search.needles[h.id] as string;
+      if (h.id < search.spellings) {
+        if (onSpelling(needle, h.start, h.end)) return;
+        continue;
+      }
+      const fragment = this.fragments.get(needle) as Fragment;
+      // Another window of the piece found last (the same secret, at the same alignment, inside it).
+      if (last && last.value === fragment.value && h.start >= last.start && h.end <= last.end && h.start - last.start === fragment.offset - last.from) continue;
+      last = extendPiece(text, h.start, fragment.value, fragment.offset, fragment.k);
+      if (onPiece(last, fragment)) return;
+    }
+  }
+
+  /**
+   * For the leak scan (report/leak-scan.ts): is a registered secret in the text, whole in any spelling, as a
+   * piece carrying PROOF_BITS of it, or cut with every part near the others? The kind only, never the value.
+   */
+  leakIn(text: string): string | undefined {
+    const search = this.needleSearch();
+    if (!search) return undefined;
+    let kind: string | undefined;
+    for (const t of [text, decodedView(text)?.text]) {
+      if (t === undefined) continue;
+      this.eachFind(t, search, () => ((kind = 'a secret of this run'), true), (piece, fragment) => {
+        if (provesAlone(piece, fragment.bits)) kind = 'a piece of a secret of this run';
+        else if (complementsNear(t, piece, fragment.k).whole) kind = 'a secret of this run, cut into pieces';
+        return kind !== undefined;
+      });
+      if (kind) return kind;
+    }
+    return undefined;
+  }
+
+  private needleSearch(): NonNullable<Redactor['search']> | undefined {
     if (this.search) return this.search;
     if (this.spellings.size === 0) return undefined;
-    const needles = [...this.spellings.keys(), ...this.fragments.keys()];
-    this.search = { set: new NeedleSet(needles), needles };
+    const whole = [...this.spellings.keys()];
+    const needles = [...whole, ...this.fragments.keys()];
+    this.search = { set: new NeedleSet(needles), needles, spellings: whole.length };
     return this.search;
   }
 
@@ -301,11 +376,10 @@ export class Redactor {
   private addSpellings(value: string): void {
     const forms = textSpellings(value);
     for (const form of forms) this.spellings.set(form, value);
-    if (value.length >= FRAGMENT_MIN_SECRET && value.length <= FRAGMENT_MAX_SECRET) {
-      for (let i = 0; i + FRAGMENT_WINDOW <= value.length; i++) {
-        const piece = value.slice(i, i + FRAGMENT_WINDOW);
-        if (!this.spellings.has(piece)) this.fragments.set(piece, value);
-      }
+    const windows = windowsOf(value);
+    if (windows.length) {
+      const w = pieceWindow(value) as { k: number; bits: number };
+      for (const { piece, offset } of windows) if (!this.spellings.has(piece) && !this.fragments.has(piece)) this.fragments.set(piece, { value, offset, k: w.k, bits: w.bits });
     }
     this.search = undefined;
     this.announce(forms);

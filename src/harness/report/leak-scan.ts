@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
+import { Redactor } from '../http/redactor.js';
 import { DIGESTS_FILE, readDigestFile, type DigestSet } from './secret-digests.js';
 import { quarantine } from './quarantine.js';
 import { findStructural } from './structural-redaction.js';
@@ -23,6 +24,11 @@ export interface LeakHit {
 export interface LeakScanOptions {
   /** Digests announced by the workers (reports/secret-digests.json) and/or added from known values. */
   digests: DigestSet;
+  /**
+   * Secrets the scanning process holds itself (the profile's, the embedded server's): also found cut into
+   * pieces (http/pieces.ts), which no digest can show.
+   */
+  values?: readonly string[];
   /** Files above this size are scanned in parts of this size, overlapping by the longest spelling (default 256 MiB). */
   maxBytes?: number;
 }
@@ -45,15 +51,25 @@ export function filesUnder(roots: string[]): string[] {
   return [...new Set(out)].sort();
 }
 
+/** The search for pieces of the values a scan holds (undefined: none). */
+export function piecesOf(values: readonly string[] | undefined): Redactor | undefined {
+  if (!values?.length) return undefined;
+  const r = new Redactor();
+  for (const v of values) r.addSecret(v, 'FTF_SECRET');
+  return r.size ? r : undefined;
+}
+
 /** What in `text` is a leak (undefined: nothing). */
-export function leakIn(text: string, digests: DigestSet): string | undefined {
+export function leakIn(text: string, digests: DigestSet, pieces?: Redactor): string | undefined {
   if (digests.find(text).length) return 'a secret of this run';
+  const cut = pieces?.leakIn(text);
+  if (cut) return cut;
   const structural = findStructural(text);
   if (structural) return `an unredacted ${structural} value`;
   for (const m of text.matchAll(BASE64_BLOB)) {
     const bytes = Buffer.from(m[0], 'base64');
     if (isZip(bytes)) {
-      const inZip = leakInZip(bytes, digests);
+      const inZip = leakInZip(bytes, digests, pieces);
       if (inZip) return `${inZip} (in an embedded zip)`;
       continue;
     }
@@ -61,15 +77,17 @@ export function leakIn(text: string, digests: DigestSet): string | undefined {
     // Only text-like payloads: random bytes decoded as UTF-8 cannot hold a readable credential.
     if (!printable(decoded.slice(0, 256))) continue;
     if (digests.find(decoded).length) return 'a secret of this run (base64-encoded)';
+    const cutInside = pieces?.leakIn(decoded);
+    if (cutInside) return `${cutInside} (base64-encoded)`;
     const inner = findStructural(decoded);
     if (inner) return `an unredacted ${inner} value (base64-encoded)`;
   }
   return undefined;
 }
 
-function leakInZip(bytes: Buffer, digests: DigestSet): string | undefined {
+function leakInZip(bytes: Buffer, digests: DigestSet, pieces?: Redactor): string | undefined {
   for (const entry of zipEntries(bytes)) {
-    const kind = leakIn(entry.data.toString('utf8'), digests);
+    const kind = leakIn(entry.data.toString('utf8'), digests, pieces);
     if (kind) return `${kind} in ${entry.name}`;
   }
   return undefined;
@@ -78,21 +96,22 @@ function leakInZip(bytes: Buffer, digests: DigestSet): string | undefined {
 export function scanForLeaks(files: string[], options: LeakScanOptions): LeakHit[] {
   const hits: LeakHit[] = [];
   const max = options.maxBytes ?? 256 * 1024 * 1024;
+  const pieces = piecesOf(options.values);
   for (const file of files) {
     const buf = readFileSync(file);
-    const kind = isZip(buf) ? leakInZip(buf, options.digests) : leakInParts(buf, max, options.digests);
+    const kind = isZip(buf) ? leakInZip(buf, options.digests, pieces) : leakInParts(buf, max, options.digests, pieces);
     if (kind) hits.push({ file, kind });
   }
   return hits;
 }
 
 /** A large file part by part: consecutive parts overlap by more than any spelling (4 bytes a character) or structural match. */
-function leakInParts(buf: Buffer, size: number, digests: DigestSet): string | undefined {
-  if (buf.length <= size) return leakIn(buf.toString('utf8'), digests);
-  const overlap = 4 * digests.longest + 64 * 1024;
+function leakInParts(buf: Buffer, size: number, digests: DigestSet, pieces?: Redactor): string | undefined {
+  if (buf.length <= size) return leakIn(buf.toString('utf8'), digests, pieces);
+  const overlap = 4 * Math.max(digests.longest, pieces?.longestSpelling ?? 0) + 64 * 1024;
   const step = Math.max(size - overlap, 1024 * 1024);
   for (let at = 0; at < buf.length; at += step) {
-    const kind = leakIn(buf.subarray(at, at + step + overlap).toString('utf8'), digests);
+    const kind = leakIn(buf.subarray(at, at + step + overlap).toString('utf8'), digests, pieces);
     if (kind) return kind;
   }
   return undefined;
@@ -134,25 +153,23 @@ export function outputDirOf(extraArgs: readonly string[], repoRoot: string): str
 
 /**
  * The scan after every run: the workers' digests (reports/secret-digests.json) plus the secrets the CLI holds
- * itself (profile secrets, the embedded server's, and their Basic credentials) over reports and test-results.
- * `since` (epoch ms): only files this run wrote are its reports; other tools' files in reports/ (the
- * project's own self-test TAP, a mutation log) are not, and were never this run's to publish.
+ * itself (profile secrets, the embedded server's, and their Basic credentials; these also in pieces) over
+ * EVERY file left in the reports folder and the output folder, whoever wrote it and whenever: what CI
+ * uploads is what is there, not what this run wrote.
  */
 export async function assertRunLeakFree(opts: {
   reportsRoot: string;
   outputDir: string;
   secrets: readonly string[];
   basic?: ReadonlyArray<{ clientId: string; secret: string }>;
-  since?: number;
   /** Where the files are scanned (leak-scan-pool.ts: on two cores); default here, on this thread. */
   scanner?: { scan(files: string[], options: LeakScanOptions): Promise<LeakHit[]> };
 }): Promise<number> {
   const digests = readDigestFile(join(opts.reportsRoot, DIGESTS_FILE));
-  digests.addValues(cliSecretValues(opts.secrets, opts.basic));
-  // File times can trail the clock by a filesystem tick: a second of slack keeps every file of this run.
-  const since = opts.since;
-  const files = filesUnder([opts.reportsRoot, opts.outputDir]).filter((f) => since === undefined || statSync(f).mtimeMs >= since - 1000);
-  throwOnHits(opts.scanner ? await opts.scanner.scan(files, { digests }) : scanForLeaks(files, { digests }));
+  const values = cliSecretValues(opts.secrets, opts.basic);
+  digests.addValues(values);
+  const files = filesUnder([opts.reportsRoot, opts.outputDir]);
+  throwOnHits(opts.scanner ? await opts.scanner.scan(files, { digests, values }) : scanForLeaks(files, { digests, values }));
   return files.length;
 }
 
