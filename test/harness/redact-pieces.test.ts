@@ -52,10 +52,11 @@ function checkCut(r: Redactor, secret: string, at: number, gap: number, reversed
   const b = secret.slice(at);
   const text = echo(a, b, gap, reversed);
   const where = `cut at ${at} of ${secret.length}, ${gap} apart${reversed ? ', reversed' : ''} (seed ${SEED})`;
-  const out = JSON.parse(r.redactText(text)) as Record<string, string>;
-  assert.equal(out.first, '[REDACTED:FTF_PRIMARY_CLIENT_SECRET]', `the first part is redacted: ${where}`);
-  assert.equal(out.last, '[REDACTED:FTF_PRIMARY_CLIENT_SECRET]', `the second part is redacted: ${where}`);
-  assert.equal(out.error, 'invalid_client');
+  // Text, not JSON: a part of one character also goes where it stands as a field near the piece (`"n":1`).
+  const out = r.redactText(text);
+  assert.ok(out.includes('"first":"[REDACTED:FTF_PRIMARY_CLIENT_SECRET]"'), `the first part is redacted: ${where}`);
+  assert.ok(out.includes('"last":"[REDACTED:FTF_PRIMARY_CLIENT_SECRET]"'), `the second part is redacted: ${where}`);
+  assert.ok(out.startsWith('{"error":"invalid_client",'), 'the text around stays');
   assert.ok(r.leakIn(text), `the leak scan's search finds the unredacted echo: ${where}`);
   assert.equal(r.leakIn(r.redactText(text)), undefined, `and nothing in the redacted one: ${where}`);
 }
