@@ -5,6 +5,7 @@
  * when several variants are on at once (persona all-alternate).
  */
 import type { ProfileValue } from '../../src/reference/variant-registry.js';
+import { OTHER_DETAIL_TEXTS } from '../../src/reference/http/errors.js';
 import { apiPaths, profileFor, type ApiPaths } from '../../src/reference/variants.js';
 import { newKey, type H, type Res } from './faults-harness.js';
 
@@ -21,6 +22,7 @@ export interface VariantProbe {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const OPAQUE = /^id_[0-9a-f]{32}$/;
 const WEBHOOK = 'https://hooks.example.test/ftf';
+const FORM = 'application/x-www-form-urlencoded';
 
 const seen = (isDefault: boolean, isAlternate: boolean): Seen => (isAlternate && !isDefault ? 'alternate' : isDefault && !isAlternate ? 'default' : 'neither');
 
@@ -496,6 +498,37 @@ export const VARIANT_PROBES: VariantProbe[] = [
       const name = `put-shape-${newKey()}`;
       const withBody = await h.api('PUT', `/event/checkpoint/${name}`, { json: { name } });
       return seen(bare.status === 201, bare.status === 422 && withBody.status === 201 && withBody.body.name === name);
+    },
+  },
+  {
+    variant: 'webhook-delete-form', checks: 'DELETE /webhook needs the URL in a form body (422 without)',
+    async observe(h) {
+      const field = setting(h, 'fields.webhook_url', 'url');
+      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
+      const bare = await h.api('DELETE', '/webhook');
+      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
+      const withForm = await h.api('DELETE', '/webhook', { payload: new URLSearchParams({ url: WEBHOOK }).toString(), headers: { 'content-type': FORM } });
+      return seen(bare.status === 200 && typeof bare.body.email === 'string', bare.status === 422 && withForm.status === 200 && withForm.body.url === WEBHOOK);
+    },
+  },
+  {
+    variant: 'checkpoint-put-form', checks: 'PUT /event/checkpoint/{name} needs a form body name=<name> (422 without)',
+    async observe(h) {
+      const bare = await h.api('PUT', `/event/checkpoint/put-shape-${newKey()}`);
+      const name = `put-shape-${newKey()}`;
+      const withForm = await h.api('PUT', `/event/checkpoint/${name}`, { payload: new URLSearchParams({ name }).toString(), headers: { 'content-type': FORM } });
+      return seen(bare.status === 201, bare.status === 422 && withForm.status === 201 && withForm.body.name === name);
+    },
+  },
+  {
+    variant: 'detail-texts-other', checks: 'every 401 and 404 answers other detail texts; POST /subscribe keeps "Indication not found"',
+    async observe(h) {
+      const noToken = await h.raw('GET', '/api/v1/event');
+      const missing = await h.api('GET', `/event/checkpoint/none-${newKey()}`);
+      const unknownUid = await h.subscribe({ indicationUid: `no-such-${newKey()}` });
+      const kept = unknownUid.status === 404 && unknownUid.body.detail === 'Indication not found';
+      return seen(kept && noToken.body.detail === 'Not authenticated' && missing.body.detail === 'Checkpoint not found',
+        kept && noToken.status === 401 && noToken.body.detail === OTHER_DETAIL_TEXTS[401] && missing.status === 404 && missing.body.detail === OTHER_DETAIL_TEXTS[404]);
     },
   },
   {

@@ -14,6 +14,7 @@ import { buildPrincipal } from './principal.js';
 import type { AccessTokenRecord, AuthState } from './state.js';
 import { tokenEndpointPaths } from './token-endpoint.js';
 import { apiPaths } from '../variants.js';
+import { openDetail } from '../http/errors.js';
 
 export const NOT_AUTHENTICATED = 'Not authenticated';
 export const INVALID_TOKEN = 'Invalid or expired access token';
@@ -83,7 +84,8 @@ export function authenticateBearer(state: AuthState, authorization: string | und
 }
 
 /** The spec's failure shape `{detail: string}`. */
-export function unauthorizedBody(ctx: ReferenceContext, detail: string): Record<string, string> {
+export function unauthorizedBody(ctx: ReferenceContext, reference: string): Record<string, string> {
+  const detail = openDetail(401, reference, ctx.variants, '');
   return ctx.faults.on('unauthorized-body-not-detail') ? { error: 'invalid_token', message: detail } : { detail };
 }
 

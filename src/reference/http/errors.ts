@@ -27,10 +27,26 @@ interface MaybeValidation {
   validationContext?: string;
 }
 
-/** Status and body for any thrown error; `pathname` (of the request) is only consulted by route-scoped faults. */
+/**
+ * The 401 and 404 detail texts the spec leaves open (Errors rules: "The exact detail text for 401 and 404 on
+ * other resources: not shown"): the reference's own, or (variant detail-texts-other) others. The 404 of POST
+ * /subscribe is fixed by the Errors table ("Indication not found") and never changes.
+ */
+export const OTHER_DETAIL_TEXTS: Readonly<Record<401 | 404, string>> = {
+  401: 'Authentication credentials were missing or not accepted.',
+  404: 'The requested resource could not be found.',
+};
+
+export function openDetail(status: number, detail: string, variants: Variants, pathname: string): string {
+  if (!variants.is('detail-texts-other') || (status !== 401 && status !== 404)) return detail;
+  if (status === 404 && /\/subscribe\/?$/.test(pathname)) return detail;
+  return OTHER_DETAIL_TEXTS[status];
+}
+
+/** Status and body for any thrown error; `pathname` (of the request) is only consulted by route-scoped faults and variants. */
 export function errorResponse(err: unknown, faults: Faults = NO_FAULTS, variants: Variants = NO_VARIANTS, pathname = ''): { status: number; body: Record<string, unknown> } {
   if (err instanceof ApiError) {
-    return { status: err.status, body: { detail: err.detail, ...err.extra } };
+    return { status: err.status, body: { detail: typeof err.detail === 'string' ? openDetail(err.status, err.detail, variants, pathname) : err.detail, ...err.extra } };
   }
   const e = err as Partial<FastifyError> & MaybeValidation;
   if (Array.isArray(e.validation)) {
@@ -67,7 +83,7 @@ export function installErrorHandling(app: FastifyInstance, faults: Faults = NO_F
     if (status >= 500) request.log.error({ err }, 'unhandled error');
     return reply.code(status).send(body);
   });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ detail: openDetail(404, 'Not Found', variants, request.url.split('?')[0] ?? '') }));
 }
 
 /** Fastify's `frameworkErrors` option: bad URLs and the like before routing. */

@@ -10,6 +10,7 @@ import { ApiError, type Principal, type ReferenceContext, type Variants } from '
 import { selectionOf, seqOfCursor } from '../domain/events/query.js';
 import type { Domain } from '../domain/world.js';
 import { begin } from '../http/guard.js';
+import { inFormScope } from '../http/form-scope.js';
 import { listBody } from '../http/shape.js';
 import { apiPaths, fastifyPath } from '../variants.js';
 import type { RouteDeps } from './deps.js';
@@ -50,20 +51,24 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
     return listBody(ctx, 'checkpoints', book().list(checkpointOwner(p, ctx)), request, reply);
   });
 
-  // "Request body of PUT ...: not shown" (Endpoint rule 11): none, or (variant) a JSON body naming the checkpoint.
-  const putBody = ctx.variants.is('checkpoint-put-json-body')
-    ? { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } } }
-    : {};
-  app.put<{ Params: NameParams; Body: { name?: string } }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS, ...putBody } }, async (request, reply) => {
-    const p = begin(request, '/event/checkpoint/{name}', ctx);
-    if (ctx.variants.is('checkpoint-put-json-body') && request.body.name !== request.params.name) throw new ApiError(400, 'The body names another checkpoint.');
-    // "Behaviour when the name already exists: not shown": unchanged 200 by default, or a variant's reading.
-    const existing = ctx.variants.choice('checkpoint-put-existing');
-    const r = book().create(checkpointOwner(p, ctx), request.params.name, headCursorFor(domain, p, ctx), domain.nowIso(), existing === 'checkpoint-put-existing-reset');
-    if (r === 'limit') throw new ApiError(400, 'Checkpoint limit reached for this user.');
-    const created = r.created && !ctx.faults.on('checkpoint-put-200-on-create');
-    return reply.code(created || (!r.created && existing === 'checkpoint-put-existing-201') ? 201 : 200).send(r.checkpoint);
-  });
+  // "Request body of PUT ...: not shown" (Endpoint rule 11): none, or (variants) a JSON or form body naming the checkpoint.
+  const putShape = ctx.variants.choice('checkpoint-put-request');
+  const named = putShape === 'checkpoint-put-json-body' || putShape === 'checkpoint-put-form';
+  const putBody = named ? { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } } } : {};
+  const registerPut = (scope: FastifyInstance): void => {
+    scope.put<{ Params: NameParams; Body: { name?: string } }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS, ...putBody } }, async (request, reply) => {
+      const p = begin(request, '/event/checkpoint/{name}', ctx);
+      if (named && request.body.name !== request.params.name) throw new ApiError(400, 'The body names another checkpoint.');
+      // "Behaviour when the name already exists: not shown": unchanged 200 by default, or a variant's reading.
+      const existing = ctx.variants.choice('checkpoint-put-existing');
+      const r = book().create(checkpointOwner(p, ctx), request.params.name, headCursorFor(domain, p, ctx), domain.nowIso(), existing === 'checkpoint-put-existing-reset');
+      if (r === 'limit') throw new ApiError(400, 'Checkpoint limit reached for this user.');
+      const created = r.created && !ctx.faults.on('checkpoint-put-200-on-create');
+      return reply.code(created || (!r.created && existing === 'checkpoint-put-existing-201') ? 201 : 200).send(r.checkpoint);
+    });
+  };
+  if (putShape === 'checkpoint-put-form') inFormScope(app, registerPut);
+  else registerPut(app);
 
   app.get<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
     const p = begin(request, '/event/checkpoint/{name}', ctx);

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Variants } from '../context.js';
+import { inFormScope } from '../http/form-scope.js';
 import { begin } from '../http/guard.js';
 import type { RouteDeps } from './deps.js';
 
@@ -37,16 +38,21 @@ export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: Rou
     return reply.code(postStatus(ctx.variants)).send({ email: p.userEmail, url });
   });
 
-  // "Request shape of DELETE /webhook: not shown": nothing, or (variants) the URL in a JSON body or a query parameter.
+  // "Request shape of DELETE /webhook: not shown": nothing, or (variants) the URL in a JSON body, a query parameter or a form body.
   const shape = ctx.variants.choice('webhook-delete-request');
   const schema = shape === 'webhook-delete-body' ? { body: bodySchema }
-    : shape === 'webhook-delete-query' ? { querystring: { type: 'object', required: ['url'], properties: { url: URL_SCHEMA } } } : undefined;
-  app.delete('/webhook', { attachValidation: true, ...(schema ? { schema } : {}) }, async (request) => {
-    const p = begin(request, '/webhook', ctx);
-    const url = domain.webhooks.get(owner(p.userEmail)) ?? null;
-    domain.webhooks.delete(owner(p.userEmail));
-    if (ctx.faults.on('webhook-delete-shape-wrong')) return { deleted: true };
-    // "url (string or null, the webhook URL)": the one removed, or (variant) the one registered now: none.
-    return { email: p.userEmail, url: ctx.variants.is('webhook-delete-url-null') ? null : url };
-  });
+    : shape === 'webhook-delete-query' ? { querystring: { type: 'object', required: ['url'], properties: { url: URL_SCHEMA } } }
+      : shape === 'webhook-delete-form' ? { body: { type: 'object', required: ['url'], properties: { url: URL_SCHEMA } } } : undefined;
+  const register = (scope: FastifyInstance): void => {
+    scope.delete('/webhook', { attachValidation: true, ...(schema ? { schema } : {}) }, async (request) => {
+      const p = begin(request, '/webhook', ctx);
+      const url = domain.webhooks.get(owner(p.userEmail)) ?? null;
+      domain.webhooks.delete(owner(p.userEmail));
+      if (ctx.faults.on('webhook-delete-shape-wrong')) return { deleted: true };
+      // "url (string or null, the webhook URL)": the one removed, or (variant) the one registered now: none.
+      return { email: p.userEmail, url: ctx.variants.is('webhook-delete-url-null') ? null : url };
+    });
+  };
+  if (shape === 'webhook-delete-form') inFormScope(app, register);
+  else register(app);
 }
