@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { PERSONAS, VARIANTS, knownVariantNames } from '../reference/variants.js';
 import { FtfError } from '../shared/errors.js';
 import { REFERENCE_PROFILE } from '../harness/target/load.js';
+import { harnessName } from '../harness/report/harness-identity.js';
 import { loadSelection, selectionEnv } from '../harness/scenario/selection.js';
 import type { PlanProject } from './plan.js';
 import { runPlan } from './playwright-run.js';
@@ -75,6 +76,10 @@ export interface VariantReport {
   wallMs: number;
   workers: number;
   generatedAt: string;
+  /** The harness commit that ran (git), os.loadavg() at the start and the machine's cores: the figures' context. */
+  commit?: string;
+  loadAtStart?: number[];
+  cores?: number;
 }
 
 export interface VariantMatrixResult { report: VariantReport; ok: boolean; matrix: string }
@@ -155,7 +160,10 @@ export async function runVariantMatrix(options: VariantMatrixOptions = {}): Prom
     const of = (project: string): TestRecord[] => records.filter((r) => r.project === project);
     const clean = of(VARIANT_CLEAN_PROJECT);
     const runs = names.map((name) => variantResult(name, expand(name), of(name), clean));
-    const result: VariantReport = { clean: countsOf(clean), runs, wallMs: Date.now() - started, workers, generatedAt: new Date().toISOString() };
+    const result: VariantReport = {
+      clean: countsOf(clean), runs, wallMs: Date.now() - started, workers, generatedAt: new Date().toISOString(),
+      commit: harnessName().commit, loadAtStart: [...loadAtStart], cores: availableParallelism(),
+    };
     const cleanOk = clean.length > 0 && result.clean.failed === 0 && result.clean.errored === 0;
     writeJson(resolve(cwd, options.jsonFile ?? 'reports/variants.json'), result);
     const every = !options.variants?.length && (options.subset ?? 'all') === 'all' && options.grep === undefined;
@@ -223,6 +231,13 @@ ${variantRows(report).join('\n')}
 `;
 }
 
+/** `58 runs (56 variants, 2 personas): 58 pass, 0 fail.` */
+function runCountLine(report: VariantReport): string {
+  const personas = report.runs.filter((r) => PERSONAS.some((p) => p.name === r.name)).length;
+  const passing = report.runs.filter((r) => r.ok).length;
+  return `${report.runs.length} runs (${report.runs.length - personas} variants, ${personas} personas): ${passing} pass, ${report.runs.length - passing} fail.`;
+}
+
 export function renderVariantMarkdown(report: VariantReport): string {
   const rows = variantRows(report);
   return `# Variant matrix
@@ -244,8 +259,9 @@ CI subset: ${VARIANT_CI_SUBSET.map((n) => `\`${n}\``).join(', ')}.
 
 ## Last run
 
-${report.generatedAt}: ${report.workers} worker(s), wall time ${(report.wallMs / 1000).toFixed(1)} s.
+${report.generatedAt}${report.commit ? `, harness commit ${report.commit}` : ''}: ${report.workers} worker(s), wall time ${(report.wallMs / 1000).toFixed(1)} s${report.loadAtStart ? `, load average at start ${report.loadAtStart.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min)${report.cores ? ` on ${report.cores} cores` : ''}` : ''}.
 Clean reference: ${counts(report.clean)}.
+${runCountLine(report)}
 
 | run | kind | passed | failed | errored | skipped | problems | verdict |
 |---|---|---|---|---|---|---|---|

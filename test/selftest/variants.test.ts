@@ -12,7 +12,7 @@ import { createVariants, PERSONAS, profileFor, VARIANTS } from '../../src/refere
 import { encodeOutcome, readOutcome, type OutcomeStatus } from '../../src/harness/report/outcome.js';
 import { resolveTarget } from '../../src/harness/target/resolve.js';
 import { parseVariantArgs, VariantUsageError, wantsVariants } from '../../src/selftest/variant-cli.js';
-import { selectVariantRuns, VARIANT_CI_SUBSET, variantResult } from '../../src/selftest/variant-matrix.js';
+import { renderVariantMarkdown, selectVariantRuns, VARIANT_CI_SUBSET, variantResult } from '../../src/selftest/variant-matrix.js';
 import { writeVariantProfile } from '../../src/selftest/variant-profile.js';
 import type { TestRecord } from '../../src/selftest/pw-report.js';
 
@@ -82,6 +82,17 @@ describe('variant verdicts', () => {
   });
 });
 
+describe('docs/variants-matrix.md', () => {
+  it('states the run: date, harness commit, workers, wall time, load at start, and the count of runs', () => {
+    const ok = variantResult('v', ['v'], [record('a', 'passed')], [record('a', 'passed')]);
+    const persona = { ...variantResult('all-alternate', ['x', 'y'], [record('a', 'failed')], [record('a', 'passed')]) };
+    const page = renderVariantMarkdown({ clean: ok, runs: [ok, persona], wallMs: 61_500, workers: 2, generatedAt: '2026-11-27T19:00:00.000Z', commit: 'abc123', loadAtStart: [9.5, 8.25, 7], cores: 2 });
+    assert.match(page, /^2026-11-27T19:00:00\.000Z, harness commit abc123: 2 worker\(s\), wall time 61\.5 s, load average at start 9\.50 \/ 8\.25 \/ 7\.00 \(1\/5\/15 min\) on 2 cores\.$/m);
+    assert.match(page, /^2 runs \(1 variants, 1 personas\): 1 pass, 1 fail\.$/m);
+    assert.match(page, /^\| `all-alternate` \| persona \(2 variants\) \| 0 \| 1 \|/m);
+  });
+});
+
 describe('variant selection and flags', () => {
   it('the CI subset names known variants and the all-alternate persona', () => {
     assert.deepEqual(selectVariantRuns({ subset: 'ci' }), [...VARIANT_CI_SUBSET]);
@@ -89,7 +100,7 @@ describe('variant selection and flags', () => {
     // Issue 25: CI walks paged lists and sends the open request shapes on every run (a paging and a request-shape variant).
     const inCi = new Set(VARIANT_CI_SUBSET.flatMap((n) => PERSONAS.find((p) => p.name === n)?.variants ?? [n]));
     assert.ok(['subscriptions-page-number', 'lists-cursor'].every((n) => inCi.has(n)), 'a paging variant with page-number or cursor layouts');
-    assert.ok(inCi.has('webhook-delete-query') && inCi.has('checkpoint-put-json-body'), 'the request-shape variants');
+    assert.ok(inCi.has('webhook-delete-query') && inCi.has('checkpoint-put-json-body') && inCi.has('checkpoint-put-form'), 'the request-shape variants: query, JSON body, form body');
   });
   it('all = every variant and every persona', () => {
     assert.equal(selectVariantRuns({}).length, VARIANTS.length + PERSONAS.length);
