@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { FtfError } from '../shared/errors.js';
+import { assertReferenceInstalled } from '../embedded/reference-packages.js';
 import { classifyCode } from '../harness/http/errors.js';
 import { REFERENCE_PROFILE, resolveTargetFile } from '../harness/target/load.js';
 import { isEmbedded, readProfile } from '../harness/target/profile.js';
@@ -46,6 +47,8 @@ export async function openTarget(file: string | undefined, options: OpenOptions 
     if (options.probe !== false) await probeReachable(target);
     return { file: profile.file, target, env: { FTF_TARGET: profile.file }, secrets: [...new Set(secretsOf(target))], embedded: false, close: async () => undefined };
   }
+  // Before any server or Playwright starts: the embedded server's packages are optional in the installed package.
+  assertReferenceInstalled(`the target profile ${profile.file} (base_url: embedded)`);
   if (options.forPlaywright && resolve(profile.file) === resolve(REFERENCE_PROFILE)) {
     const target = resolveTarget(profile, { env: process.env, partial: true });
     return { file: profile.file, target, env: {}, secrets: [], embedded: true, perWorker: true, close: async () => undefined };

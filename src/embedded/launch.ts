@@ -14,6 +14,7 @@ import type { ReferenceOptions } from '../reference/context.js';
 import type { ReferenceApp } from '../reference/app.js';
 import type { RunningReference, StartHooks } from '../reference/server.js';
 import { FtfError } from '../shared/errors.js';
+import { assertReferenceInstalled } from './reference-packages.js';
 import { bindEmbedded, type EmbeddedBinding } from '../harness/target/binding.js';
 import { PROFILE_ERROR_CODES } from '../harness/target/errors.js';
 import type { Profile } from '../harness/target/profile.js';
@@ -95,6 +96,7 @@ export async function launchEmbedded(profile: Profile, opts: LaunchOptions = {})
   });
   launches++;
   const starting = (async () => {
+    if (!opts.start) assertReferenceInstalled('an embedded target profile');
     const start = opts.start ?? (await import('../reference/server.js')).startReferenceServer;
     const mode = opts.server?.mode ?? (profile.raw.environment === 'production' ? 'production' : 'sandbox');
     // A profile without control_url describes a target without the sandbox control API (e.g.

@@ -10,7 +10,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse, UsageError } from '../cli/args.js';
-import { startGradingServer } from '../embedded/client-grading.js';
 import { loadClientClauses } from '../harness/client/clauses.js';
 import { gradeClient, NOT_JUDGEABLE } from '../harness/client/grade.js';
 import { loadPlan } from '../harness/client/plan.js';
@@ -91,7 +90,8 @@ export function judgeRun(run: ClientRun, v: ClientVerdicts): ClientRunResult {
 }
 
 async function oneRun(plan: ClientPlan, run: ClientRun, out: string): Promise<ClientRunResult> {
-  const server = await startGradingServer(plan);
+  // Loaded on use: `selftest --help` must not need the reference server's (optional) packages.
+  const server = await (await import('../embedded/client-grading.js')).startGradingServer(plan);
   let clientExit: number | null;
   try {
     clientExit = await runExample(server.clientEnv, run.args, plan.timeoutSeconds * 1000);

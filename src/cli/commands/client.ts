@@ -9,7 +9,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startGradingServer, type GradingServer } from '../../embedded/client-grading.js';
+import type { GradingServer, startGradingServer as StartGradingServer } from '../../embedded/client-grading.js';
+import { assertReferenceInstalled } from '../../embedded/reference-packages.js';
 import { loadClientClauses } from '../../harness/client/clauses.js';
 import { gradeClient } from '../../harness/client/grade.js';
 import { loadPlan } from '../../harness/client/plan.js';
@@ -216,3 +217,8 @@ export const clientCommand: Command = {
   },
 };
 
+/** The grading server is the reference in a grading mode: loaded on use, its packages are optional in the installed package. */
+async function startGradingServer(...args: Parameters<typeof StartGradingServer>): Promise<GradingServer> {
+  assertReferenceInstalled('`client`');
+  return (await import('../../embedded/client-grading.js')).startGradingServer(...args);
+}

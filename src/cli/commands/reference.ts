@@ -5,7 +5,7 @@
  * and the reference meet, so src/reference stays free of CLI and harness code.
  */
 import { parseCli, UsageError, USAGE } from '../../reference/cli-args.js';
-import { startReferenceServer } from '../../reference/server.js';
+import { assertReferenceInstalled } from '../../embedded/reference-packages.js';
 import { createVariants, profileFor } from '../../reference/variants.js';
 import { EXIT } from '../errors.js';
 import { onStopSignal } from '../process-group.js';
@@ -41,6 +41,9 @@ export const referenceCommand: Command = {
       console.error(USAGE);
       return EXIT.cannotStart;
     }
+    assertReferenceInstalled('`reference`');
+    // Loaded here, not with the command: its packages are optional in the installed package (reference-packages.ts).
+    const { startReferenceServer } = await import('../../reference/server.js');
     const server = await startReferenceServer(parsed.options);
     const mode = parsed.options.mode ?? 'sandbox';
     console.log(`FTF reference server (${mode}) listening`);

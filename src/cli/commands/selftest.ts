@@ -5,6 +5,7 @@
 import { runMutationCli, USAGE } from '../../selftest/mutation.js';
 import { runVariantCli, VARIANT_USAGE, wantsVariants } from '../../selftest/variant-cli.js';
 import { CLIENT_MATRIX_USAGE } from '../../selftest/client-matrix.js';
+import { assertReferenceInstalled } from '../../embedded/reference-packages.js';
 import type { Command } from './types.js';
 
 export const selftestCommand: Command = {
@@ -37,6 +38,7 @@ export const selftestCommand: Command = {
     ],
   },
   run: async (argv) => {
+    assertReferenceInstalled('`selftest`');
     if (argv.some((a) => a === '--clients' || a === '--jobs' || a.startsWith('--jobs='))) return (await import('../../selftest/client-matrix.js')).runClientMatrixCli(argv);
     return wantsVariants(argv) ? runVariantCli(argv) : runMutationCli(argv);
   },
