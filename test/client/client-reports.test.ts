@@ -2,7 +2,8 @@
  * The reports of a client grading, read back from disk: Allure results (one per CL-* clause, status from the
  * verdict, not judged = skipped with the reason, each breach a step with its evidence attached, the shared
  * categories), JUnit (one testcase per clause) and the HAR (one entry per exchange). Whatever secret an
- * exchange still held goes through the plan's redactor before it reaches any file.
+ * exchange still held goes through the plan's redactor before it reaches any file. `report` (the Allure CLI)
+ * builds the HTML from those results like the server side's.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { loadPlan } from '../../src/harness/client/plan.js';
 import { CLIENT_REPORT_FILES, writeClientReports } from '../../src/harness/client/reports.js';
 import type { ClientExchange } from '../../src/harness/client/types.js';
 import { Redactor } from '../../src/harness/http/redactor.js';
+import { buildAllureReport } from '../../src/harness/report/allure-report.js';
 import { CATEGORIES } from '../../src/harness/report/allure.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-client-reports-'));
@@ -106,4 +108,17 @@ test('client reports: Allure results per CL-* clause, JUnit per clause, HAR per 
   // Whatever the files are, none holds the secret; the Allure ones hold its label instead.
   for (const f of files) assert.ok(!readFileSync(f, 'utf8').includes(CANARY), f);
   assert.ok(files.some((f) => f.startsWith(allure) && readFileSync(f, 'utf8').includes('[REDACTED:CANARY]')));
+});
+
+test('client reports: the Allure HTML built by `report` shows the client verdicts and the failure under its category', { timeout: 120_000 }, () => {
+  const results = join(dir, CLIENT_REPORT_FILES.allure);
+  assert.ok(existsSync(results), 'the first test wrote the results');
+  const built = buildAllureReport({ resultsDir: results, outDir: join(dir, 'allure-report'), historyDir: join(dir, 'history'), singleFile: false });
+  const summary = JSON.parse(readFileSync(join(built.outDir, 'summary.json'), 'utf8')) as { stats: Record<string, number> };
+  const count = (s: string) => verdicts.clauses.filter((v) => v.status === s).length;
+  assert.equal(summary.stats.total, loadClientClauses().length);
+  assert.equal(summary.stats.failed, count('failed'));
+  assert.equal(summary.stats.skipped, count('not-judged'));
+  assert.match(readFileSync(join(built.outDir, 'widgets', 'categories.json'), 'utf8'), /"name": ?"Client duty broken: subscribing \(keys, retries, amounts\)"/);
+  assert.match(built.historyFile, /client-hand-made-client-[0-9a-f]{8}\.jsonl$/, 'one trend per client and plan');
 });

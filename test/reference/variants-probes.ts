@@ -56,6 +56,21 @@ const setting = (h: H, key: string, fallback: string): string => {
   return typeof v === 'string' ? v : fallback;
 };
 
+/** DELETE /webhook under a request-shape variant: 422 without the URL, 200 with it placed as `send` places it. */
+function webhookDeleteProbe(variant: string, checks: string, send: (h: H, field: string) => Promise<Res>, answered: (r: Res) => boolean): VariantProbe {
+  return {
+    variant, checks,
+    async observe(h) {
+      const field = setting(h, 'fields.webhook_url', 'url');
+      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
+      const bare = await h.api('DELETE', '/webhook');
+      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
+      const placed = await send(h, field);
+      return seen(bare.status === 200 && typeof bare.body.email === 'string', bare.status === 422 && placed.status === 200 && answered(placed));
+    },
+  };
+}
+
 /** The reference's maximum page size is its default one: what a GET /event without a size reports (as the harness finds it). */
 async function maxPageSize(h: H): Promise<number> {
   return Number((await h.api('GET', '/event')).body.pageInfo.limit);
@@ -469,28 +484,8 @@ export const VARIANT_PROBES: VariantProbe[] = [
       return seen(r.status === 200, r.status === 202 && r.body.url === WEBHOOK);
     },
   },
-  {
-    variant: 'webhook-delete-body', checks: 'DELETE /webhook needs a body naming the URL (422 without)',
-    async observe(h) {
-      const field = setting(h, 'fields.webhook_url', 'url');
-      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
-      const bare = await h.api('DELETE', '/webhook');
-      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
-      const withBody = await h.api('DELETE', '/webhook', { json: { [field]: WEBHOOK } });
-      return seen(bare.status === 200 && typeof bare.body.email === 'string', bare.status === 422 && withBody.status === 200 && typeof withBody.body.email === 'string');
-    },
-  },
-  {
-    variant: 'webhook-delete-query', checks: 'DELETE /webhook needs the URL as ?url= (422 without)',
-    async observe(h) {
-      const field = setting(h, 'fields.webhook_url', 'url');
-      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
-      const bare = await h.api('DELETE', '/webhook');
-      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
-      const withQuery = await h.api('DELETE', `/webhook?url=${encodeURIComponent(WEBHOOK)}`);
-      return seen(bare.status === 200 && typeof bare.body.email === 'string', bare.status === 422 && withQuery.status === 200 && withQuery.body.url === WEBHOOK);
-    },
-  },
+  webhookDeleteProbe('webhook-delete-body', 'DELETE /webhook needs a body naming the URL (422 without)', (h, field) => h.api('DELETE', '/webhook', { json: { [field]: WEBHOOK } }), (r) => typeof r.body.email === 'string'),
+  webhookDeleteProbe('webhook-delete-query', 'DELETE /webhook needs the URL as ?url= (422 without)', (h) => h.api('DELETE', `/webhook?url=${encodeURIComponent(WEBHOOK)}`), (r) => r.body.url === WEBHOOK),
   {
     variant: 'checkpoint-put-json-body', checks: 'PUT /event/checkpoint/{name} needs {"name"} (422 without)',
     async observe(h) {
@@ -500,17 +495,7 @@ export const VARIANT_PROBES: VariantProbe[] = [
       return seen(bare.status === 201, bare.status === 422 && withBody.status === 201 && withBody.body.name === name);
     },
   },
-  {
-    variant: 'webhook-delete-form', checks: 'DELETE /webhook needs the URL in a form body (422 without)',
-    async observe(h) {
-      const field = setting(h, 'fields.webhook_url', 'url');
-      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
-      const bare = await h.api('DELETE', '/webhook');
-      await h.api('POST', '/webhook', { json: { [field]: WEBHOOK } });
-      const withForm = await h.api('DELETE', '/webhook', { payload: new URLSearchParams({ url: WEBHOOK }).toString(), headers: { 'content-type': FORM } });
-      return seen(bare.status === 200 && typeof bare.body.email === 'string', bare.status === 422 && withForm.status === 200 && withForm.body.url === WEBHOOK);
-    },
-  },
+  webhookDeleteProbe('webhook-delete-form', 'DELETE /webhook needs the URL in a form body (422 without)', (h) => h.api('DELETE', '/webhook', { payload: new URLSearchParams({ url: WEBHOOK }).toString(), headers: { 'content-type': FORM } }), (r) => r.body.url === WEBHOOK),
   {
     variant: 'checkpoint-put-form', checks: 'PUT /event/checkpoint/{name} needs a form body name=<name> (422 without)',
     async observe(h) {
