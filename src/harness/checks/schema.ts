@@ -2,6 +2,8 @@
  * A response body satisfies its schema: `auto` looks the schema up in the operation map (a status without an
  * entry fails, with the body excerpt); a name/$id validates against that schema; `none` checks nothing.
  */
+import { clauseOfSchema } from '../schemas/clause-of.js';
+import { resolveRef } from '../schemas/store.js';
 import type { SchemaRegistry } from '../schemas/types.js';
 import { describeExchange, excerpt, type Redact } from './excerpt.js';
 import { result, type CheckedResponse, type CheckResult, type Severity } from './types.js';
@@ -35,15 +37,21 @@ export function checkSchema(input: SchemaCheckInput): CheckResult | undefined {
     }
     schemaId = match.schemaId;
   }
+  // A failure blames the clause of the schema and field that failed (x-clause, schemas/clause-of.ts), not the
+  // scenario's: a Holding whose date carries a time breaks RES-DATE wherever it was read (issue 24).
   if (r.json_error !== undefined) {
-    return result('schema', false, severity, `JSON body (${schemaId})`, 'not JSON',
-      `${describeExchange(r, redact)}: expected a JSON body${operation ? ` for ${operation}` : ''}, got ${r.headers['content-type'] ?? 'no content-type'} (${redact ? redact(r.json_error) : r.json_error}): ${excerpt(r.text, redact)}`);
+    const clause = clauseOfSchema(schemaId.startsWith('derived:') ? schemaId : (resolveRef(schemaId) ?? schemaId));
+    return own(result('schema', false, severity, `JSON body (${schemaId})`, 'not JSON',
+      `${describeExchange(r, redact)}: expected a JSON body${operation ? ` for ${operation}` : ''}, got ${r.headers['content-type'] ?? 'no content-type'} (${redact ? redact(r.json_error) : r.json_error}): ${excerpt(r.text, redact)}`), clause === undefined ? undefined : [clause]);
   }
   const res = registry.validate(schemaId, r.body);
   if (res.valid) return result('schema', true, severity, res.schemaId, 'valid', `body matches ${short(res.schemaId)}`);
   const issues = res.issues.slice(0, 5).map((i) => `${i.instancePath || '/'} ${i.message}`).join('; ');
-  return result('schema', false, severity, short(res.schemaId), issues,
-    `${describeExchange(r, redact)}: body does not match ${short(res.schemaId)}${operation ? ` (${operation})` : ''}: ${redact ? redact(issues) : issues}; body: ${excerpt(r.text, redact)}`);
+  return own(result('schema', false, severity, short(res.schemaId), issues,
+    `${describeExchange(r, redact)}: body does not match ${short(res.schemaId)}${operation ? ` (${operation})` : ''}: ${redact ? redact(issues) : issues}; body: ${excerpt(r.text, redact)}`), res.clauses);
 }
+
+/** The check with the clauses its schema names, when it names any (else the engine stamps the step's). */
+const own = (check: CheckResult, clauses: string[] | undefined): CheckResult => (clauses && clauses.length > 0 ? { ...check, clauses } : check);
 
 const short = (id: string): string => id.replace(/^https:\/\/ftf-conformance\.dev\/schemas\/api\//, '').replace(/\.schema\.json/, '');

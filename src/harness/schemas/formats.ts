@@ -21,7 +21,13 @@ export function isDecimalString(value: string): boolean {
 /** `x-expect` is a human noun ("a decimal string") used only to write readable failure messages. */
 export const EXPECT_KEYWORD = 'x-expect';
 
+/**
+ * `x-clause` names the clause of clauses.yaml a (sub)schema states (issue 24): a schema failure blames the clause
+ * of the schema and field that failed (schemas/clause-of.ts), not the clauses of the scenario that read it.
+ */
+export const CLAUSE_KEYWORD = 'x-clause';
+
 export function addFtfVocabulary(ajv: Ajv2020): void {
   ajv.addFormat('decimal', { type: 'string', validate: isDecimalString });
-  ajv.addVocabulary([EXPECT_KEYWORD]);
+  ajv.addVocabulary([EXPECT_KEYWORD, CLAUSE_KEYWORD]);
 }

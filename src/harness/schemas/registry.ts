@@ -9,6 +9,7 @@ import { getStore, resolveRef, validatorFor } from './store.js';
 import { loadOperationMap } from './operation-map.js';
 import { OperationMatcher } from './operations.js';
 import { toIssues } from './messages.js';
+import { clausesOfErrors } from './clause-of.js';
 import { SchemaError } from './errors.js';
 
 export { formatIssues, describeValue } from './messages.js';
@@ -17,6 +18,7 @@ export { PATH_KEYS, parseOperationMap } from './operation-map.js';
 export { UNMATCHED_OPERATION, OperationMatcher } from './operations.js';
 export { isDecimalString } from './formats.js';
 export { fullId, shortName } from './store.js';
+export { clauseOfSchema } from './clause-of.js';
 
 const registries = new Map<string, SchemaRegistry>();
 
@@ -41,7 +43,9 @@ function createRegistry(options: RegistryOptions): SchemaRegistry {
     validate(schemaId: string, value: unknown): SchemaResult {
       const { id, fn } = lookup(schemaId);
       const valid = fn(value);
-      return { valid, schemaId: id, issues: valid ? [] : toIssues(fn.errors) };
+      if (valid) return { valid, schemaId: id, issues: [] };
+      const clauses = clausesOfErrors(fn.errors, id);
+      return { valid, schemaId: id, issues: toIssues(fn.errors), ...(clauses.length > 0 ? { clauses } : {}) };
     },
     matchOperation(method: string, pathname: string, base: 'api' | 'auth', status: number): OperationMatch {
       return matcher.match(method, pathname, base, status);

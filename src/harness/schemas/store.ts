@@ -6,6 +6,7 @@
  * are compiled once per distinct shape, also on first use. Nothing here compiles per call.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { indexSchemaClauses } from './clause-of.js';
 import { join } from 'node:path';
 import type { AnySchemaObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { REPO_ROOT } from '../repo-root.js';
@@ -67,6 +68,7 @@ function loadApiSchemas(ajv: Ajv, dir: string): Map<string, string> {
       });
     }
     ajv.addSchema(schema);
+    indexSchemaClauses(schema);
     names.set(name, schema.$id);
   }
   return names;

@@ -14,6 +14,8 @@ export interface SchemaResult {
   valid: boolean;
   schemaId: string;
   issues: SchemaIssue[];
+  /** The clauses the failure breaks: the `x-clause` of the schema and field that failed (schemas/clause-of.ts). */
+  clauses?: string[];
 }
 
 export interface OperationMatch {
