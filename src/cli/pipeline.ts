@@ -22,7 +22,7 @@ import { readPlaywrightReport, scenariosOf, testResults } from '../harness/repor
 import { tallyTests, type ProjectScopes, type TestTally } from '../harness/report/test-tally.js';
 import { projectScopeReason } from '../harness/scenario/environment.js';
 import { SHARED_PHASES } from '../harness/shared-phases.js';
-import { scenarioOutcome, summarize, type FailOn, type ScenarioOutcome, type VerdictSummary } from '../harness/report/verdicts.js';
+import { doubtGroups, scenarioOutcome, summarize, type FailOn, type ScenarioOutcome, type VerdictSummary } from '../harness/report/verdicts.js';
 import { applyWaivers, defaultWaiversFile, loadWaivers, type Waiver } from '../harness/report/waivers.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
 import { FtfError } from '../shared/errors.js';
@@ -112,6 +112,11 @@ export function formatSummary(s: VerdictSummary, reproduce?: ReproduceContext): 
   if (s.unknownClauses.length) lines.push(`note   scenarios name clause ids missing from clauses.yaml: ${s.unknownClauses.join(', ')}`);
   const clauseFails = s.clauses.filter((c) => c.verdict === 'failed' || c.verdict === 'errored').map((c) => c.id);
   if (clauseFails.length) lines.push(`clauses broken: ${clauseFails.join(', ')}`);
+  for (const group of doubtGroups(s.clauses)) {
+    const [first] = group.split(' / ');
+    const evidence = s.clauses.find((c) => c.id === first)?.doubts?.[0];
+    lines.push(`clauses in doubt: ${group} (one of them is broken)${evidence ? `: ${evidence.scenario}${evidence.location ? ` at ${evidence.location}` : ''}: ${(evidence.message ?? evidence.check).split('\n')[0]!.slice(0, 300)}` : ''}`);
+  }
   lines.push(...countLines(s));
   lines.push(...coverageLines(s.coverage));
   if (s.implementation) lines.push(`implementation version: ${describeImplementation(s.implementation)}`);

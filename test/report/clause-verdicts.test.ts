@@ -85,3 +85,54 @@ test('the failed check outcome carries its clause, level, step and YAML position
   assert.deepEqual(record.outcomes, [{ check: 'detail', clauses: ['ERR-AMOUNT-MIN'], level: 'must', status: 'failed', message: 'detail failed', expected: 'x', actual: 'y', step: 'expect last: detail', location: 'specs/amounts/minimum-primary.yaml:12:5' }]);
   assert.deepEqual(record.clauses, ['ERR-AMOUNT-MIN']);
 });
+
+test('"in doubt between A and B" is a verdict of its own, with the evidence, in every output', async () => {
+  const { formatSummary } = await import('../../src/cli/pipeline.js');
+  const { junitXml } = await import('../../src/harness/report/junit.js');
+  const { allureMessageOf, CATEGORIES } = await import('../../src/harness/report/allure.js');
+  const { buildCertificateBody } = await import('../../src/harness/report/certificate.js');
+  const { certificateMarkdown } = await import('../../src/harness/report/certificate-render.js');
+  // amounts.subscription-date-past's shape: an Issued holding dated D, and the target still lists D - 3 days as valid.
+  const doubt: CheckResult = {
+    ...check('where', false, ['ERR-SUBSCRIPTION-DATE', 'ST-ISSUE-AFTER-CUTOFF']),
+    doubt: true,
+    message: 'holding H1 is Issued with issueDate 2026-03-09, yet 2026-03-06 is listed and accepted',
+    at: { file: 'specs/amounts/subscription-date-past.yaml', line: 40, column: 5 },
+  };
+  const s = scenario('amounts.subscription-date-past', ['ERR-SUBSCRIPTION-DATE'], [check('status', true, ['EP-SUBSCRIBE-BODY']), doubt]);
+  const outcome = scenarioOutcome(s, catalogue);
+  assert.equal(outcome.verdict, 'failed', 'one of the two clauses is broken for sure: the run fails');
+  const summary = summarize([outcome], catalogue, { failOn: 'must' });
+  assert.equal(summary.overall, 'non-conformant');
+  const clause = (id: string) => summary.clauses.find((c) => c.id === id);
+  for (const [id, other] of [['ERR-SUBSCRIPTION-DATE', 'ST-ISSUE-AFTER-CUTOFF'], ['ST-ISSUE-AFTER-CUTOFF', 'ERR-SUBSCRIPTION-DATE']] as const) {
+    assert.equal(clause(id)?.verdict, 'in-doubt');
+    assert.deepEqual(clause(id)?.doubts?.map((d) => ({ with: d.with, scenario: d.scenario, location: d.location })), [{ with: [other], scenario: 'amounts.subscription-date-past', location: 'specs/amounts/subscription-date-past.yaml:40:5' }]);
+  }
+  assert.equal(summary.clauses.filter((c) => c.verdict === 'failed').length, 0, 'neither clause is called broken on its own');
+  // A proof elsewhere (a check naming the clause alone) makes it failed, not in doubt.
+  const proof = scenario('amounts.subscription-date-invalid', ['ERR-SUBSCRIPTION-DATE'], [check('status', false, ['ERR-SUBSCRIPTION-DATE'])]);
+  const both = summarize([outcome, scenarioOutcome(proof, catalogue)], catalogue);
+  assert.equal(both.clauses.find((c) => c.id === 'ERR-SUBSCRIPTION-DATE')?.verdict, 'failed');
+
+  const console = formatSummary(summary);
+  assert.match(console, /clauses in doubt: ERR-SUBSCRIPTION-DATE \/ ST-ISSUE-AFTER-CUTOFF \(one of them is broken\): amounts\.subscription-date-past at specs\/amounts\/subscription-date-past\.yaml:40:5: holding H1 is Issued/);
+  assert.doesNotMatch(console, /clauses broken:/);
+  const parsed = JSON.parse(JSON.stringify(summary)) as typeof summary;
+  assert.equal(parsed.clauses.find((c) => c.id === 'ST-ISSUE-AFTER-CUTOFF')?.verdict, 'in-doubt', 'verdicts.json carries it');
+  const xml = junitXml(summary);
+  assert.match(xml, /<property name="in_doubt" value="ERR-SUBSCRIPTION-DATE \/ ST-ISSUE-AFTER-CUTOFF"\/>/);
+  assert.match(xml, /in doubt between ERR-SUBSCRIPTION-DATE and ST-ISSUE-AFTER-CUTOFF \(one of them is broken\): holding H1/);
+  const message = allureMessageOf(outcome.record) ?? '';
+  const category = CATEGORIES.find((c) => c.messageRegex && new RegExp(c.messageRegex).test(message));
+  assert.equal(category?.name, 'In doubt between clauses');
+  assert.match(message, /in doubt between ERR-SUBSCRIPTION-DATE and ST-ISSUE-AFTER-CUTOFF: holding H1/);
+  const body = buildCertificateBody({
+    target: { name: 'ref', base_url: 'embedded', auth_url: 'embedded', environment: 'sandbox', capabilities: [] },
+    summary, catalogue, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z', waivers: [], evidence: [],
+  });
+  const entry = body.clauses.find((c) => c.id === 'ERR-SUBSCRIPTION-DATE');
+  assert.equal(entry?.verdict, 'in-doubt');
+  assert.deepEqual(entry?.in_doubt_with?.[0]?.clauses, ['ST-ISSUE-AFTER-CUTOFF']);
+  assert.match(certificateMarkdown({ ...body, signature: { algorithm: 'Ed25519', public_key: '', public_key_sha256: '', value: '' } }), /\| ERR-SUBSCRIPTION-DATE \| must \| IN DOUBT with ST-ISSUE-AFTER-CUTOFF: holding H1/);
+});

@@ -19,6 +19,8 @@ export interface CheckResult {
    * inherited from a `use:` step (that names what the group's YAML checks judge).
    */
   automatic?: boolean;
+  /** Its failure shows that one of its clauses is broken, not which (a step's `clause: {in_doubt: [...]}`). */
+  doubt?: boolean;
   /** Where the check was made: the step's title and YAML position (stamped by the engine). */
   step?: string;
   at?: { file: string; line: number; column: number };

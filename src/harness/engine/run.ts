@@ -3,7 +3,7 @@
  * step registry under ctx.runStep, so every step is a titled, boxed test.step pointing at its YAML line.
  */
 import type { CheckResult } from '../checks/types.js';
-import { stepClauses, type LocatedStep, type Scenario, type SourceLocation } from '../scenario/types.js';
+import { stepLabel, type ClauseLabel, type LocatedStep, type Scenario, type SourceLocation } from '../scenario/types.js';
 import { FtfError } from '../../shared/errors.js';
 import { CheckFailure, ENGINE_ERROR_CODES, StepError } from './errors.js';
 import { sendExchange } from './exchange.js';
@@ -53,13 +53,13 @@ class Runner {
     readonly covers: readonly string[] = [],
   ) {}
 
-  /** `clauses`: what the enclosing `use:` step's `clause:` names, for the group's steps that name none. */
-  async runSteps(steps: LocatedStep[], clauses?: readonly string[]): Promise<void> {
+  /** `label`: what the enclosing `use:` step's `clause:` names, for the group's steps that name none. */
+  async runSteps(steps: LocatedStep[], label?: ClauseLabel): Promise<void> {
     for (const located of steps) {
       const handler = stepHandler(located.kind, located.location);
       const title = stepTitle(located);
       if (this.remainingMs() <= 0) throw this.outOfTime(`before step "${title}"`, located.location);
-      const ctx = this.context(located, title, stepClauses(located.step) ?? clauses);
+      const ctx = this.context(located, title, stepLabel(located.step) ?? label);
       await this.engine.runStep(title, () => handler.run(located.step, ctx), located.location);
     }
   }
@@ -83,14 +83,17 @@ class Runner {
     for (const fn of this.cleanups.splice(0).reverse()) await fn().catch(() => undefined);
   }
 
-  /** `clauses`: the step's own `clause:` (or its group's caller's); absent, a check judges the scenario's covers. */
-  private context(located: LocatedStep, title: string, clauses: readonly string[] | undefined): StepContext {
+  /** `label`: the step's own `clause:` (or its group's caller's); absent, a check judges the scenario's covers. */
+  private context(located: LocatedStep, title: string, label: ClauseLabel | undefined): StepContext {
     const location = located.location;
     const engine = this.engine;
     const vars = this.vars;
     const redact = (text: string): string => (engine.redact ? engine.redact(text) : text);
     const record = (r: CheckResult): void => {
-      r.clauses ??= [...((r.automatic ? stepClauses(located.step) : clauses) ?? this.covers)];
+      // A check naming its own clauses (a schema's x-clause, a response rule) keeps them; else its step's label.
+      const stamp = r.clauses === undefined ? (r.automatic ? stepLabel(located.step) : label) : undefined;
+      r.clauses ??= [...(stamp?.clauses ?? this.covers)];
+      if (stamp?.doubt) r.doubt = true;
       r.step ??= title;
       r.at ??= { file: location.file, line: location.line, column: location.column };
       this.checks.push(r);
@@ -147,7 +150,7 @@ class Runner {
         }
         return value;
       },
-      runSteps: (steps) => this.runSteps(steps, clauses),
+      runSteps: (steps) => this.runSteps(steps, label),
       redact,
       // A wait never outlives the scenario: it is cut to the time left, and a wait with nothing left fails.
       sleep: async (ms) => {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLIENT_DUTY_AREAS } from '../client/areas.js';
 import { SPEC_AREAS, specArea, type ClauseCatalogue } from '../spec/clauses.js';
-import { outcomeLine, type OutcomeRecord } from './outcome.js';
+import { doubtOf, outcomeLine, type OutcomeRecord } from './outcome.js';
 
 export interface ScenarioMeta {
   id: string;
@@ -93,6 +93,8 @@ export const CATEGORIES: readonly AllureCategory[] = [
   { name: 'Target error', messageRegex: firstLine('errored target '), matchedStatuses: ['broken'] },
   { name: 'Invalid input (scenario, profile)', messageRegex: firstLine('errored input '), matchedStatuses: ['broken'] },
   { name: 'Harness error', messageRegex: firstLine('errored internal '), matchedStatuses: ['broken'] },
+  // A check whose failure shows one of several clauses broken, not which (verdicts.ts in-doubt).
+  { name: 'In doubt between clauses', messageRegex: firstLine('failed [^\\n]* in_doubt='), matchedStatuses: ['failed'] },
   { name: 'Race / concurrency', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?count[, ]'), matchedStatuses: ['failed'] },
   { name: 'Schema violation', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?schema[, ]'), matchedStatuses: ['failed'] },
   { name: 'Wrong status', messageRegex: firstLine('failed [^\\n]*checks=(?:[^ \\n]*,)?status[, ]'), matchedStatuses: ['failed'] },
@@ -124,7 +126,8 @@ export function allureStatusOf(record: Pick<OutcomeRecord, 'status'>): 'passed' 
 /** The status message of a record: its outcome line first (what the categories match), then its reason. */
 export function allureMessageOf(record: OutcomeRecord): string | undefined {
   if (record.status === 'passed' || record.status === 'waived') return record.warnings.length ? `${outcomeLine(record)}\nwarnings: ${record.warnings.map((w) => `[${w.check}] ${w.message}`).join('\n')}` : undefined;
-  return `${outcomeLine(record)}${record.reason ? `\n${record.reason}` : ''}`;
+  const doubts = doubtOf(record).map((d) => `in doubt between ${d.clauses.join(' and ')}: ${d.message ?? d.check}${d.location ? ` (${d.location})` : ''}`);
+  return [`${outcomeLine(record)}`, ...(record.reason ? [record.reason] : []), ...doubts].join('\n');
 }
 
 export interface AllureEnvironment {

@@ -4,7 +4,7 @@ import type { Certificate } from './certificate.js';
 import { describeImplementation } from './implementation.js';
 
 const MARK: Record<string, string> = {
-  passed: 'PASS', failed: 'FAIL', warning: 'WARN', errored: 'ERROR', waived: 'WAIVED', skipped: 'SKIP', 'not-applicable': 'N/A', 'not-tested': 'NOT TESTED',
+  passed: 'PASS', failed: 'FAIL', 'in-doubt': 'IN DOUBT', warning: 'WARN', errored: 'ERROR', waived: 'WAIVED', skipped: 'SKIP', 'not-applicable': 'N/A', 'not-tested': 'NOT TESTED',
 };
 
 const md = (s: string): string => s.replace(/[|\\`*_<>]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
@@ -49,7 +49,7 @@ export function certificateMarkdown(c: Certificate): string {
     '',
     '| Area | Clause | Level | Verdict | Scenarios |',
     '|---|---|---|---|---|',
-    ...c.clauses.map((x) => `| ${specArea(x.id)} | ${x.id} | ${x.level} | ${MARK[x.verdict] ?? x.verdict} | ${x.scenarios.map((s) => `${md(s.id)} (${s.verdict})`).join(', ') || '-'} |`),
+    ...c.clauses.map((x) => `| ${specArea(x.id)} | ${x.id} | ${x.level} | ${MARK[x.verdict] ?? x.verdict}${md(doubtNote(x))} | ${x.scenarios.map((s) => `${md(s.id)} (${s.verdict})`).join(', ') || '-'} |`),
     '',
     '## Skips per environment',
     '',
@@ -67,6 +67,10 @@ export function certificateMarkdown(c: Certificate): string {
   ];
   return lines.join('\n');
 }
+
+/** " with A, B: <evidence>" for a clause in doubt (one of it and those is broken). */
+const doubtNote = (x: Certificate['clauses'][number]): string =>
+  x.in_doubt_with?.length ? ` with ${[...new Set(x.in_doubt_with.flatMap((d) => d.clauses))].join(', ')}: ${x.in_doubt_with[0]!.evidence.slice(0, 200)}` : '';
 
 const notPassed = (c: Certificate) => c.scenarios.filter((s) => s.verdict !== 'passed');
 
@@ -104,7 +108,7 @@ ${row(['Signed by', `Ed25519 key sha256 <code>${e(c.signature.public_key_sha256)
 </table>
 <h2>Clauses</h2>
 <table><tr><th>Area</th><th>Clause</th><th>Level</th><th>Verdict</th><th>Scenarios</th></tr>
-${c.clauses.map((x) => row([e(specArea(x.id)), e(x.id), e(x.level), badge(x.verdict), e(x.scenarios.map((s) => `${s.id} (${s.verdict})`).join(', ') || '-')])).join('\n')}
+${c.clauses.map((x) => row([e(specArea(x.id)), e(x.id), e(x.level), `${badge(x.verdict)}${e(doubtNote(x))}`, e(x.scenarios.map((s) => `${s.id} (${s.verdict})`).join(', ') || '-')])).join('\n')}
 </table>
 <h2>Skips per environment</h2>
 <table><tr><th>Environment</th><th>Tests</th><th>Skipped</th><th>Not applicable</th><th>Reasons</th></tr>

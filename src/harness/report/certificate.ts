@@ -42,7 +42,10 @@ export interface CertificateBody {
   coverage: ClauseCoverage;
   /** Per environment (Playwright project; an external target: its profile's environment): tests run and skipped, by reason. */
   skips: CertificateSkips[];
-  clauses: { id: string; level: string; verdict: ClauseVerdict; scenarios: { id: string; verdict: ClauseVerdict }[] }[];
+  clauses: {
+    id: string; level: string; verdict: ClauseVerdict; scenarios: { id: string; verdict: ClauseVerdict }[];
+    in_doubt_with?: { clauses: string[]; scenario: string; location?: string; evidence: string }[];
+  }[];
   scenarios: {
     id: string; title: string; file: string; verdict: ScenarioVerdict; clauses: string[]; reason?: string; waived_by?: string[];
     /** From the outcome record: the error code and its kind, the clauses the failing check broke, the YAML line. */
@@ -96,7 +99,11 @@ export function buildCertificateBody(input: CertificateInput): CertificateBody {
     verdict: { overall: summary.overall, totals: summary.totals },
     coverage: summary.coverage,
     skips: skipsOf(summary, input.target.environment),
-    clauses: summary.clauses.map((c) => ({ id: c.id, level: c.level, verdict: c.verdict, scenarios: c.scenarios })),
+    clauses: summary.clauses.map((c) => ({
+      id: c.id, level: c.level, verdict: c.verdict, scenarios: c.scenarios,
+      // In doubt: the clauses it is in doubt with, and the check that links them (scenario, YAML line, what it saw).
+      ...(c.doubts ? { in_doubt_with: c.doubts.map((d) => ({ clauses: d.with, scenario: d.scenario, ...(d.location ? { location: d.location } : {}), evidence: (d.message ?? d.check).split('\n')[0]! })) } : {}),
+    })),
     scenarios: summary.scenarios.map((s) => ({
       id: s.id,
       title: s.title,

@@ -46,7 +46,7 @@ export interface CoverageGate {
 }
 
 /** Clause verdicts that are a judgement (errored, skipped, not applicable and not tested are none). */
-export const JUDGED_VERDICTS: ReadonlySet<string> = new Set(['passed', 'failed', 'warning', 'waived']);
+export const JUDGED_VERDICTS: ReadonlySet<string> = new Set(['passed', 'failed', 'in-doubt', 'warning', 'waived']);
 
 /** Without per-clause verdicts (a prediction): a scenario that runs judges its clauses; a failed one those its check broke. */
 function judgedBy(s: CoverageInput): readonly string[] {

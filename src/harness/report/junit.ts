@@ -20,6 +20,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ScenarioOutcome, VerdictSummary } from './verdicts.js';
+import { doubtOf } from './outcome.js';
 
 /** One failure message in the XML is cut here (the full text is in the HTML/Allure reports). */
 const MAX_MESSAGE_CHARS = 4000;
@@ -74,6 +75,7 @@ function properties(s: ScenarioOutcome, notRun: NotRun): string[] {
     ...(r.code ? [['code', r.code] as [string, string]] : []),
     ...(r.kind ? [['kind', r.kind] as [string, string]] : []),
     ...r.clauses.map((c): [string, string] => ['failed_clause', c]),
+    ...doubtOf(r).map((d): [string, string] => ['in_doubt', d.clauses.join(' / ')]),
     ...(r.location ? [['location', r.location] as [string, string]] : []),
     ...(s.waivedBy ?? []).map((w): [string, string] => ['waived_by', w]),
   ];
@@ -88,6 +90,7 @@ function details(s: ScenarioOutcome): string {
     ...(r.step ? [`step: ${r.step}`] : []),
     ...(r.location ? [`at ${r.location}`] : []),
     ...(r.clauses.length ? [`breaks ${r.clauses.join(', ')}`] : []),
+    ...doubtOf(r).map((d) => `in doubt between ${d.clauses.join(' and ')} (one of them is broken): ${d.message ?? d.check}${d.location ? ` at ${d.location}` : ''}`),
     ...(s.messages.length ? ['', ...s.messages.map(cut)] : s.reason ? ['', s.reason] : []),
   ];
   return lines.join('\n');

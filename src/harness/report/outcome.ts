@@ -37,6 +37,8 @@ export interface CheckOutcome {
   step?: string;
   /** Attachment names of the exchanges recorded when it failed (the last one is the one judged). */
   exchanges?: string[];
+  /** Its failure shows that one of `clauses` is broken, not which: each is "in doubt" with the others. */
+  inDoubt?: boolean;
 }
 
 /** A should-level check that failed in a scenario that otherwise ran to its end. */
@@ -94,7 +96,13 @@ export function encodeOutcome(record: OutcomeRecord): { type: string; descriptio
  * harness-written line, anchored at the end of the trace where no response body can put text.
  */
 export function outcomeLine(r: OutcomeRecord): string {
-  return `outcome: ${r.status} ${r.kind ?? '-'} ${r.code ?? '-'} checks=${r.checks.join(',')} clauses=${r.clauses.join(',')}`;
+  const doubt = doubtOf(r);
+  return `outcome: ${r.status} ${r.kind ?? '-'} ${r.code ?? '-'} checks=${r.checks.join(',')} clauses=${r.clauses.join(',')}${doubt.length ? ` in_doubt=${doubt.map((d) => d.clauses.join('/')).join(',')}` : ''}`;
+}
+
+/** The failed checks of a record that leave their clauses in doubt (one of them broke, not known which). */
+export function doubtOf(r: Pick<OutcomeRecord, 'outcomes'>): CheckOutcome[] {
+  return (r.outcomes ?? []).filter((o) => o.status === 'failed' && o.inDoubt === true);
 }
 
 const EMPTY = { clauses: [], checks: [], exchanges: [], warnings: [], outcomes: [] } satisfies Partial<OutcomeRecord>;

@@ -59,12 +59,13 @@ export function checkOutcomes(checks: readonly CheckResult[], covers: readonly s
   for (const c of checks) {
     const clauses = unique(c.clauses ?? covers);
     const level = checkLevel(c, clauses, levelOf);
+    const doubt = c.doubt ? { inDoubt: true } : {};
     if (c.passed) {
-      const key = JSON.stringify([c.check, clauses, level]);
+      const key = JSON.stringify([c.check, clauses, level, c.doubt === true]);
       const seen = passed.get(key);
       if (seen) seen.count = (seen.count ?? 1) + 1;
       else {
-        const entry: CheckOutcome = { check: c.check, clauses, level, status: 'passed', count: 1 };
+        const entry: CheckOutcome = { check: c.check, clauses, level, status: 'passed', count: 1, ...doubt };
         passed.set(key, entry);
         out.push(entry);
       }
@@ -80,6 +81,7 @@ export function checkOutcomes(checks: readonly CheckResult[], covers: readonly s
       actual: c.actual,
       ...(c.step !== undefined ? { step: c.step } : {}),
       ...(c.at ? { location: at(c.at) } : {}),
+      ...doubt,
     });
   }
   return out;

@@ -10,7 +10,8 @@ import type { ScenarioResult } from './scenario-results.js';
 import type { TestTally } from './test-tally.js';
 
 export type ScenarioVerdict = 'passed' | 'failed' | 'warning' | 'skipped' | 'not-applicable' | 'errored' | 'waived';
-export type ClauseVerdict = ScenarioVerdict | 'not-tested';
+/** `in-doubt`: a failed check shows that this clause or another one is broken, not which (ClauseOutcome.doubts). */
+export type ClauseVerdict = ScenarioVerdict | 'not-tested' | 'in-doubt';
 export type OverallVerdict = 'conformant' | 'non-conformant' | 'nothing-tested';
 export type FailOn = 'must' | 'should';
 
@@ -18,7 +19,7 @@ export const SCENARIO_VERDICTS: readonly ScenarioVerdict[] = ['passed', 'failed'
 /** Verdicts that mean the scenario actually ran against the target. */
 export const EXECUTED: ReadonlySet<ScenarioVerdict> = new Set(['passed', 'failed', 'warning', 'errored', 'waived']);
 /** Worst first: a clause takes the first of these that any of its scenarios has. */
-const SEVERITY: readonly ClauseVerdict[] = ['failed', 'errored', 'warning', 'waived', 'passed', 'skipped', 'not-applicable', 'not-tested'];
+const SEVERITY: readonly ClauseVerdict[] = ['failed', 'in-doubt', 'errored', 'warning', 'waived', 'passed', 'skipped', 'not-applicable', 'not-tested'];
 
 /** The scenario's identity and timing come from its Playwright result; the rest is the verdict. */
 export interface ScenarioOutcome extends Pick<ScenarioResult, 'id' | 'title' | 'file' | 'family' | 'clauses' | 'tags' | 'durationMs'> {
@@ -48,6 +49,17 @@ export interface ClauseOutcome {
    * when one of its checks of this clause passed, else left it `not-tested`.
    */
   scenarios: { id: string; verdict: ClauseVerdict }[];
+  /** When in doubt: the clauses it is in doubt with and the evidence linking them (the failed check), per scenario. */
+  doubts?: ClauseDoubt[];
+}
+
+/** One failed check that leaves its clauses in doubt: which others, where, and what it saw. */
+export interface ClauseDoubt {
+  with: string[];
+  scenario: string;
+  check: string;
+  message?: string;
+  location?: string;
 }
 
 export type Totals = Record<ScenarioVerdict, number> & { total: number; executed: number };
@@ -116,10 +128,13 @@ export function scenarioOutcome(r: ScenarioResult, catalogue: ClauseCatalogue): 
 export function clauseVerdictsOf(s: Pick<ScenarioOutcome, 'clauses' | 'verdict' | 'record'>): Map<string, ClauseVerdict> {
   const out = new Map<string, ClauseVerdict>();
   const outcomes = s.record.outcomes ?? [];
-  const failedHere = (c: string): 'failed' | 'warning' | undefined => {
+  const failedHere = (c: string): 'failed' | 'in-doubt' | 'warning' | undefined => {
     const failing = outcomes.filter((o) => o.status === 'failed' && o.clauses.includes(c));
     if (failing.length === 0) return undefined;
-    return failing.some((o) => o.level === 'must') ? 'failed' : 'warning';
+    // A check that names the clause alone is proof; one that leaves it in doubt with others is not.
+    const proof = failing.filter((o) => !o.inDoubt);
+    if (proof.length > 0) return proof.some((o) => o.level === 'must') ? 'failed' : 'warning';
+    return failing.some((o) => o.level === 'must') ? 'in-doubt' : 'warning';
   };
   const failing = s.verdict === 'failed' || s.verdict === 'warning';
   const judged = new Set([...s.clauses, ...(failing ? [...outcomes.filter((o) => o.status === 'failed').flatMap((o) => o.clauses), ...s.record.clauses] : [])]);
@@ -145,6 +160,32 @@ export function clauseVerdictsOf(s: Pick<ScenarioOutcome, 'clauses' | 'verdict' 
   return out;
 }
 
+/** Per clause, the failed checks of failing scenarios that leave it in doubt with other clauses. */
+function doubtsOf(scenarios: readonly ScenarioOutcome[]): Map<string, ClauseDoubt[]> {
+  const out = new Map<string, ClauseDoubt[]>();
+  for (const s of scenarios) {
+    if (s.verdict !== 'failed' && s.verdict !== 'warning') continue;
+    for (const o of s.record.outcomes ?? []) {
+      if (o.status !== 'failed' || !o.inDoubt) continue;
+      for (const c of o.clauses) {
+        const entry: ClauseDoubt = {
+          with: o.clauses.filter((x) => x !== c), scenario: s.id, check: o.check,
+          ...(o.message !== undefined ? { message: o.message } : {}), ...(o.location !== undefined ? { location: o.location } : {}),
+        };
+        out.set(c, [...(out.get(c) ?? []), entry]);
+      }
+    }
+  }
+  return out;
+}
+
+/** "A / B" for each group of clauses left in doubt together (console, JUnit, certificate). */
+export function doubtGroups(clauses: readonly ClauseOutcome[]): string[] {
+  const groups = new Set<string>();
+  for (const c of clauses) for (const d of c.doubts ?? []) groups.add([c.id, ...d.with].sort().join(' / '));
+  return [...groups];
+}
+
 export function worst(verdicts: readonly ClauseVerdict[]): ClauseVerdict {
   return SEVERITY.find((v) => verdicts.includes(v)) ?? 'not-tested';
 }
@@ -163,9 +204,12 @@ export function summarize(
 
   const byClause = new Map<string, { id: string; verdict: ClauseVerdict }[]>();
   for (const s of scenarios) for (const [c, verdict] of clauseVerdictsOf(s)) byClause.set(c, [...(byClause.get(c) ?? []), { id: s.id, verdict }]);
+  const doubts = doubtsOf(scenarios);
   const clauses: ClauseOutcome[] = catalogue.clauses.map((c) => {
     const list = byClause.get(c.id) ?? [];
-    return { id: c.id, level: c.level, verdict: worst(list.map((x) => x.verdict)), scenarios: list };
+    const verdict = worst(list.map((x) => x.verdict));
+    const doubt = verdict === 'in-doubt' ? doubts.get(c.id) : undefined;
+    return { id: c.id, level: c.level, verdict, scenarios: list, ...(doubt ? { doubts: doubt } : {}) };
   });
   const unknownClauses = [...byClause.keys()].filter((id) => !catalogue.byId.has(id)).sort();
   const byScenario = new Map(scenarios.map((s) => [s.id, s]));

@@ -57,14 +57,31 @@ export interface CountExpectation {
 
 export interface StepCommon {
   name?: string;
-  /** The clause(s) this step's checks judge (a `use:` step: the group's checks that name none). */
-  clause?: string | string[];
+  /**
+   * The clause(s) this step's checks judge (a `use:` step: the group's checks that name none); `in_doubt`: a
+   * failure shows that one of these clauses broke, not which.
+   */
+  clause?: string | string[] | { in_doubt: string[] };
+}
+
+/** What a step's `clause:` says: the clauses its checks judge, and whether a failure leaves them in doubt. */
+export interface ClauseLabel {
+  clauses: string[];
+  /** A failure shows that one of `clauses` is broken, not which (verdict "in doubt between A and B"). */
+  doubt: boolean;
+}
+
+/** The label a step gives with `clause:` (none: undefined). */
+export function stepLabel(step: Step): ClauseLabel | undefined {
+  const c = (step as StepCommon).clause;
+  if (c === undefined) return undefined;
+  if (typeof c === 'object' && !Array.isArray(c)) return { clauses: [...c.in_doubt], doubt: true };
+  return { clauses: [c].flat(), doubt: false };
 }
 
 /** The clauses a step names with `clause:` (none: undefined). */
 export function stepClauses(step: Step): string[] | undefined {
-  const c = (step as StepCommon).clause;
-  return c === undefined ? undefined : [c].flat();
+  return stepLabel(step)?.clauses;
 }
 
 export interface RequestStep extends StepCommon { request: RequestSpec & { as?: string } }
