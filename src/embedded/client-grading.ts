@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { startReferenceServer, type RunningReference } from '../reference/server.js';
 import type { GradingChallenges, RawExchange } from '../reference/grading/types.js';
 import { ExchangeLabeller } from '../harness/client/label.js';
+import { watchStalls, type Stall } from '../harness/client/stalls.js';
 import { clientEnv } from '../harness/client/plan.js';
 import type { ClientExchange, ClientPlan } from '../harness/client/types.js';
 import { FtfError } from '../shared/errors.js';
@@ -20,6 +21,8 @@ export interface GradingServer {
   clientEnv: Record<string, string>;
   /** Labelled exchanges so far, in arrival order. */
   readonly exchanges: ClientExchange[];
+  /** When the grading process itself was stalled (the lateness graders take it off; harness/client/stalls.ts). */
+  readonly stalls: readonly Stall[];
   /** Every secret value of the servers (for the leak scan of the reports). */
   secretValues(): string[];
   /** Text with every secret of the plan replaced by its label (the client's own output passes through it). */
@@ -38,6 +41,7 @@ export interface GradingServerOptions {
 export async function startGradingServer(plan: ClientPlan, options: GradingServerOptions = {}): Promise<GradingServer> {
   const origin = performance.now();
   const labeller = new ExchangeLabeller(origin);
+  const watch = watchStalls(origin);
   const exchanges: ClientExchange[] = [];
   if (options.recordingFile) {
     mkdirSync(dirname(options.recordingFile), { recursive: true });
@@ -63,6 +67,7 @@ export async function startGradingServer(plan: ClientPlan, options: GradingServe
   });
   labeller.addServerSecrets(production.secrets);
   const close = async () => {
+    watch.stop();
     await Promise.all([sandbox.close(), production.close()]);
   };
   const clientSecret = sandbox.secrets.clients[plan.client.clientId];
@@ -78,6 +83,7 @@ export async function startGradingServer(plan: ClientPlan, options: GradingServe
     authUrl: sandbox.authUrl,
     clientEnv: clientEnv(plan, { baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl, clientSecret, codeClientSecret, apiKey, production: { baseUrl: production.baseUrl, authUrl: production.authUrl, clientSecret: prodClientSecret } }, options.tasksFile),
     exchanges,
+    stalls: watch.stalls,
     secretValues: () => labeller.secretValues(),
     redact: (text) => labeller.redactor.redactText(text),
     close,

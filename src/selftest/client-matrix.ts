@@ -98,7 +98,7 @@ async function oneRun(plan: ClientPlan, run: ClientRun, out: string): Promise<Cl
   } finally {
     await server.close();
   }
-  const v = gradeClient(server.exchanges, plan, loadClientClauses());
+  const v = gradeClient(server.exchanges, plan, loadClientClauses(), server.stalls);
   await writeClientReports(join(out, run.name.replace(/[^a-z0-9-]+/gi, '_')), v, server.exchanges, { authUrl: server.authUrl, clientName: run.name, redact: server.redact });
   return { ...judgeRun(run, v), clientExit };
 }

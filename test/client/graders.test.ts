@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { pollInterval } from '../../src/harness/client/graders/polling.js';
 import { eventResume } from '../../src/harness/client/graders/events.js';
 import { idemRetrySameKey, retryBackoff } from '../../src/harness/client/graders/subscribe.js';
-import { renewAfter401 } from '../../src/harness/client/graders/tokens.js';
+import { refreshBeforeExpiry, renewAfter401 } from '../../src/harness/client/graders/tokens.js';
+import { stalledWithin, watchStalls } from '../../src/harness/client/stalls.js';
 import { loadPlan } from '../../src/harness/client/plan.js';
 import type { ClientExchange, GraderResult } from '../../src/harness/client/types.js';
 
@@ -58,4 +59,31 @@ test('CL-EVENT-RESUME: a second run without start_cursor breaks it; from the las
   assert.equal(breaches(eventResume.grade({ plan, exchanges: run([page(0, undefined, 'c1', true), page(1, 'c1', 'c2', false), page(2, undefined, 'c1', false)]) })), 1);
   assert.equal(breaches(eventResume.grade({ plan, exchanges: run([page(0, undefined, 'c1', true), page(1, 'c1', 'c2', false), page(2, 'c2', 'c3', false)]) })), 0);
   assert.equal(eventResume.grade({ plan, exchanges: run([page(0, undefined, 'c1', false)]) }).judged, false);
+});
+
+test('stalls of the grading process excuse lateness, never haste: CL-POLL-INTERVAL too seldom, CL-TOKEN-REFRESH-BEFORE-EXPIRY', () => {
+  // One gap of 90 plan seconds: too seldom, unless the grading process was stalled for 40 of them.
+  const slow = () => run([sub(0, 'a'), poll(s(35)), poll(s(125))]);
+  assert.equal(breaches(pollInterval.grade({ plan, exchanges: slow() })), 1);
+  assert.equal(breaches(pollInterval.grade({ plan, exchanges: slow(), stalls: [{ fromMs: s(60), toMs: s(100) }] })), 0);
+  // A stall never excuses polling too often.
+  assert.equal(breaches(pollInterval.grade({ plan, exchanges: run([sub(0, 'a'), poll(s(35)), poll(s(36))]), stalls: [{ fromMs: 0, toMs: s(200) }] })), 1);
+  // A token used 1 s after its expiry: late, unless the grading process was stalled over that second.
+  const lifetimeMs = 6_000;
+  const token = () => ex(0, 'POST', '/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Basic [REDACTED:BASIC(CLIENT_SECRET_cc-alice)]' }, body: { grant_type: 'client_credentials' }, responseBody: { access_token: '[REDACTED:ACCESS_TOKEN_1]', expires_in: lifetimeMs / 1000 } });
+  const late = () => run([token, () => ex(lifetimeMs + 1_000, 'GET', '/api/v1/event')]);
+  assert.equal(breaches(refreshBeforeExpiry.grade({ plan, exchanges: late() })), 1);
+  assert.equal(breaches(refreshBeforeExpiry.grade({ plan, exchanges: late(), stalls: [{ fromMs: lifetimeMs - 500, toMs: lifetimeMs + 900 }] })), 0);
+  assert.equal(stalledWithin([{ fromMs: 0, toMs: 100 }, { fromMs: 150, toMs: 300 }], 50, 200), 100);
+});
+
+test('watchStalls sees its own event loop blocked', async () => {
+  const origin = performance.now();
+  const watch = watchStalls(origin);
+  await new Promise((r) => setTimeout(r, 50));
+  const until = performance.now() + 200;
+  while (performance.now() < until) { /* the process is busy: no timer runs */ }
+  await new Promise((r) => setTimeout(r, 50));
+  watch.stop();
+  assert.ok(watch.stalls.some((x) => x.toMs - x.fromMs >= 150), JSON.stringify(watch.stalls));
 });

@@ -15,6 +15,7 @@ import { loadClientClauses } from '../../harness/client/clauses.js';
 import { gradeClient } from '../../harness/client/grade.js';
 import { loadPlan } from '../../harness/client/plan.js';
 import { CLIENT_REPORT_FILES, consoleSummary, readRecording, writeClientReports } from '../../harness/client/reports.js';
+import type { Stall } from '../../harness/client/stalls.js';
 import type { ClientExchange, ClientPlan, ClientVerdicts } from '../../harness/client/types.js';
 import { writeClientCertificate } from '../../harness/client/certificate.js';
 import { loadSigningKey, type SigningKey } from '../../harness/report/signing.js';
@@ -46,12 +47,14 @@ interface Grading {
   clientName: string;
   /** The plan's redactor (a live grading server's), for what the reports quote. */
   redact?: (text: string) => string;
+  /** When the grading process was stalled (a live server's; none for a recording read back). */
+  stalls?: readonly Stall[];
   certify?: Certify;
 }
 
 /** Grades, writes the reports (and the signed certificate), scans them for secrets, prints the summary. */
 async function conclude(plan: ClientPlan, exchanges: readonly ClientExchange[], out: string, g: Grading): Promise<ClientVerdicts> {
-  const verdicts = gradeClient(exchanges, plan, loadClientClauses());
+  const verdicts = gradeClient(exchanges, plan, loadClientClauses(), g.stalls);
   const files = await writeClientReports(out, verdicts, exchanges, { clientName: g.certify?.client.name ?? g.clientName, ...(g.authUrl ? { authUrl: g.authUrl } : {}), ...(g.redact ? { redact: g.redact } : {}) });
   if (g.secrets.length) assertNoSecrets([...files, join(out, CLIENT_REPORT_FILES.recording)].filter(existsSync), g.secrets);
   console.log(consoleSummary(verdicts));
@@ -178,7 +181,7 @@ async function run(argv: string[]): Promise<number> {
     return EXIT.cannotStart;
   }
   console.log(`client run: the client exited ${result.timedOut ? `after the plan's ${plan.timeoutSeconds} s (stopped)` : `with ${result.code}`}`);
-  const v = await conclude(plan, server.exchanges, out, { secrets: server.secretValues(), authUrl: server.authUrl, clientName: command.join(' '), redact: server.redact, ...(certify ? { certify } : {}) });
+  const v = await conclude(plan, server.exchanges, out, { secrets: server.secretValues(), authUrl: server.authUrl, clientName: command.join(' '), redact: server.redact, stalls: server.stalls, ...(certify ? { certify } : {}) });
   if (v.exitCode === 2) console.error('client run: the client sent no request to the grading server (exit 2)');
   return v.exitCode;
 }

@@ -5,6 +5,7 @@
 import type { ClientClause } from './clauses.js';
 import { GRADERS } from './graders/index.js';
 import { at } from './graders/util.js';
+import type { Stall } from './stalls.js';
 import type { ClauseStatus, ClauseVerdict, ClientExchange, ClientPlan, ClientVerdicts } from './types.js';
 
 /** Clauses the grading server cannot make observable black-box, with the reason (docs/client-conformance.md). */
@@ -20,12 +21,12 @@ export function describeExchange(e: ClientExchange): string {
   return `#${e.seq} ${at(e)} ${e.environment === 'production' ? '[production] ' : ''}${e.method} ${e.path}${q ? `?${q}` : ''}${key}${auth} -> ${outcome}${ch}`;
 }
 
-export function gradeClient(exchanges: readonly ClientExchange[], plan: ClientPlan, clauses: readonly ClientClause[]): ClientVerdicts {
+export function gradeClient(exchanges: readonly ClientExchange[], plan: ClientPlan, clauses: readonly ClientClause[], stalls: readonly Stall[] = []): ClientVerdicts {
   const bySeq = new Map(exchanges.map((e) => [e.seq, e]));
   const verdicts: ClauseVerdict[] = clauses.map((c) => {
     const grader = GRADERS.find((g) => g.clause === c.id);
     if (!grader) return { clause: c.id, level: c.level, says: c.says, status: 'not-judged', note: NOT_JUDGEABLE[c.id] ?? 'no grader', breaches: [] };
-    const r = grader.grade({ exchanges, plan });
+    const r = grader.grade({ exchanges, plan, stalls });
     if (!r.judged) return { clause: c.id, level: c.level, says: c.says, status: 'not-judged', note: `no occasion: ${r.reason}`, breaches: [] };
     const status: ClauseStatus = r.breaches.length === 0 ? 'passed' : c.level === 'must' ? 'failed' : 'warned';
     return {
@@ -47,5 +48,6 @@ export function gradeClient(exchanges: readonly ClientExchange[], plan: ClientPl
     exchanges: exchanges.length,
     clauses: verdicts,
     notJudgeable: Object.entries(NOT_JUDGEABLE).map(([clause, reason]) => ({ clause, reason })),
+    stalls: { count: stalls.length, totalMs: Math.round(stalls.reduce((n, x) => n + x.toMs - x.fromMs, 0)) },
   };
 }

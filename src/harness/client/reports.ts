@@ -92,6 +92,7 @@ export function consoleSummary(v: ClientVerdicts): string {
       for (const x of b.evidence.slice(0, 4)) lines.push(`         ${x}`);
     }
   }
+  if (v.stalls.count > 0) lines.push(`  (the grading server was stalled ${v.stalls.count} time(s), ${(v.stalls.totalMs / 1000).toFixed(1)} s in all: a busy machine; lateness it explains is not counted against the client)`);
   lines.push(`${v.overall.toUpperCase()}: ${v.counts.passed} passed, ${v.counts.failed} failed, ${v.counts.warned} warned, ${v.counts['not-judged']} not judged`);
   return lines.join('\n');
 }

@@ -4,6 +4,7 @@
  * secret value of an exchange is replaced by its label (ACCESS_TOKEN_3, REFRESH_TOKEN_1, ...) before a
  * grader or a report sees it (label.ts, through the harness's one Redactor).
  */
+import type { Stall } from './stalls.js';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -95,6 +96,8 @@ export type GraderResult =
 export interface GradingInput {
   exchanges: readonly ClientExchange[];
   plan: ClientPlan;
+  /** When the grading process itself was stalled (stalls.ts): the lateness graders take it off. */
+  stalls?: readonly Stall[];
 }
 
 export interface Grader {
@@ -126,4 +129,6 @@ export interface ClientVerdicts {
   clauses: ClauseVerdict[];
   /** Clauses this plan cannot judge black-box, with the reason (docs/client-conformance.md). */
   notJudgeable: Array<{ clause: string; reason: string }>;
+  /** How often and how long the grading process was stalled during the run (the lateness graders took it off). */
+  stalls: { count: number; totalMs: number };
 }

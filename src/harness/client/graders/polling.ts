@@ -4,6 +4,7 @@
  * the client knows the outcome once an answer shows that subscription Issued or Cancelled, or its holding so.
  */
 import type { ClientExchange, Grader, GradingInput } from '../types.js';
+import { stalledWithin } from '../stalls.js';
 import { at, Findings, record } from './util.js';
 
 const ENDED = new Set(['Issued', 'Cancelled']);
@@ -57,7 +58,7 @@ const pollsOf = (exchanges: readonly ClientExchange[], w: Watch): ClientExchange
 export const pollInterval: Grader = {
   clause: 'CL-POLL-INTERVAL',
   judges: 'answered polls of a new subscription: no gap under 30 plan seconds, the shortest gap at most 60 (real gap / FTF_TIME_SCALE, with the plan\'s slack)',
-  grade({ exchanges, plan }: GradingInput) {
+  grade({ exchanges, plan, stalls = [] }: GradingInput) {
     const f = new Findings();
     const { min, max } = plan.grading.pollIntervalSeconds;
     const slackS = plan.grading.slackMs / 1000 / plan.timeScale;
@@ -65,16 +66,20 @@ export const pollInterval: Grader = {
       const end = endedAt(exchanges, w) ?? Infinity;
       // Polls up to the one that showed the outcome; a refused or failed poll and its immediate retry count as one.
       const answered = pollsOf(exchanges, w).filter((e) => e.seq <= end && e.status === 200 && !e.dropped);
-      const gaps = answered.slice(1).map((e, i) => ({ from: answered[i] as ClientExchange, to: e, s: (e.atMs - (answered[i]?.atMs ?? 0)) / 1000 / plan.timeScale }));
+      const gaps = answered.slice(1).map((e, i) => {
+        const from = answered[i] as ClientExchange;
+        const stalledMs = stalledWithin(stalls, from.atMs, e.atMs);
+        return { from, to: e, s: (e.atMs - from.atMs) / 1000 / plan.timeScale, unstalledS: (e.atMs - from.atMs - stalledMs) / 1000 / plan.timeScale };
+      });
       if (gaps.length === 0) continue;
       f.occasion(gaps.length);
-      // Too often: every gap (a stall only lengthens gaps). Too seldom: the shortest gap, so that one stall of
-      // a busy machine is not taken for a slow poller.
+      // Too often: every gap (a stall only lengthens gaps). Too seldom: the shortest gap, less the time the
+      // grading process itself was stalled in it (stalls.ts), so that a busy machine is not taken for a slow poller.
       const tooShort = gaps.filter((g) => g.s < min - slackS);
-      const shortest = gaps.reduce((a, b) => (b.s < a.s ? b : a));
-      const show = (g: (typeof gaps)[number]) => `${g.s.toFixed(1)} s between ${at(g.from)} and ${at(g.to)}`;
+      const shortest = gaps.reduce((a, b) => (b.unstalledS < a.unstalledS ? b : a));
+      const show = (g: (typeof gaps)[number]) => `${g.s.toFixed(1)} s${g.unstalledS < g.s ? ` (${g.unstalledS.toFixed(1)} s without the grading server's stalls)` : ''} between ${at(g.from)} and ${at(g.to)}`;
       if (tooShort.length) f.breach(`subscription ${w.uid} polled more often than every ${min} plan seconds (time scale ${plan.timeScale}): ${tooShort.slice(0, 3).map(show).join('; ')}${tooShort.length > 3 ? `; and ${tooShort.length - 3} more` : ''}`, ...new Set(tooShort.slice(0, 3).flatMap((g) => [g.from.seq, g.to.seq])));
-      if (shortest.s > max + slackS) f.breach(`subscription ${w.uid} polled less often than every ${max} plan seconds (time scale ${plan.timeScale}): even the shortest gap was ${show(shortest)}`, shortest.from, shortest.to);
+      if (shortest.unstalledS > max + slackS) f.breach(`subscription ${w.uid} polled less often than every ${max} plan seconds (time scale ${plan.timeScale}): even the shortest gap was ${show(shortest)}`, shortest.from, shortest.to);
     }
     return f.result('no new subscription was polled twice');
   },

@@ -1,5 +1,6 @@
 /** Graders of the token duties (CL-TOKEN-*, CL-BEARER, CL-401-RENEW). */
 import type { Grader } from '../types.js';
+import { stalledWithin } from '../stalls.js';
 import { accessTokenOf, at, authOf, Findings, isApi, issuedTokens, isTokenRequest, record } from './util.js';
 
 export const tokenRoot: Grader = {
@@ -86,7 +87,7 @@ export const tokenReuse: Grader = {
 export const refreshBeforeExpiry: Grader = {
   clause: 'CL-TOKEN-REFRESH-BEFORE-EXPIRY',
   judges: 'no API request carries a token past its expires_in (server arrival time, with the plan\'s slack)',
-  grade({ exchanges, plan }) {
+  grade({ exchanges, plan, stalls = [] }) {
     const tokens = new Map(issuedTokens(exchanges).map((t) => [t.label, t]));
     const f = new Findings();
     const lastAt = exchanges.at(-1)?.atMs ?? 0;
@@ -95,8 +96,11 @@ export const refreshBeforeExpiry: Grader = {
       const label = accessTokenOf(e);
       const t = label === undefined ? undefined : tokens.get(label);
       if (!t || t.expiresInS === undefined) continue;
-      const late = e.atMs - (t.issuedAtMs + t.expiresInS * 1000);
-      if (late > plan.grading.slackMs) f.breach(`${e.method} ${e.path} ${at(e)} carried ${label}, expired ${(late / 1000).toFixed(2)} s earlier (expires_in ${t.expiresInS})`, t.exchange, e);
+      const expiresAt = t.issuedAtMs + t.expiresInS * 1000;
+      // Lateness the grading process's own stalls explain is not the client's (stalls.ts).
+      const stalled = stalledWithin(stalls, expiresAt, e.atMs);
+      const late = e.atMs - expiresAt;
+      if (late - stalled > plan.grading.slackMs) f.breach(`${e.method} ${e.path} ${at(e)} carried ${label}, expired ${(late / 1000).toFixed(2)} s earlier (expires_in ${t.expiresInS}${stalled > 0 ? `; ${(stalled / 1000).toFixed(2)} s of it the grading server was stalled` : ''})`, t.exchange, e);
     }
     return f.result('no token reached its expiry while the client was active');
   },
