@@ -54,10 +54,15 @@ export function windowsOf(value: string): Array<{ piece: string; offset: number 
   const w = pieceWindow(value);
   if (!w) return [];
   const out: Array<{ piece: string; offset: number }> = [];
-  for (let at = 0; at + w.k <= value.length; at += w.stride) out.push({ piece: value.slice(at, at + w.k), offset: at });
+  const offsets: number[] = [];
+  for (let at = 0; at + w.k <= value.length; at += w.stride) offsets.push(at);
   // The last window, so that a part ending the secret is found however the stride falls.
-  const last = value.length - w.k;
-  if (out[out.length - 1]?.offset !== last) out.push({ piece: value.slice(last), offset: last });
+  if (offsets[offsets.length - 1] !== value.length - w.k) offsets.push(value.length - w.k);
+  for (const at of offsets) {
+    const piece = value.slice(at, at + w.k);
+    // A window the secret repeats (a JWT's claims: `","role-` again and again) says nothing of where it stands.
+    if (value.indexOf(piece) === at && value.indexOf(piece, at + 1) < 0) out.push({ piece, offset: at });
+  }
   return out;
 }
 

@@ -280,7 +280,8 @@ export class Redactor {
     onSpelling: (needle: string, start: number, end: number) => boolean,
     onPiece: (piece: Piece, fragment: Fragment) => boolean,
   ): void {
-    let last: Piece | undefined;
+    // Pieces found, by secret and alignment (where the secret would start in the text): each piece is extended once.
+    const pieces = new Map<string, Map<number, Piece>>();
     for (const h of search.set.search(text)) {
       const needle = search.needles[h.id] as string;
       if (h.id < search.spellings) {
@@ -288,10 +289,15 @@ export class Redactor {
         continue;
       }
       const fragment = this.fragments.get(needle) as Fragment;
-      // Another window of the piece found last (the same secret, at the same alignment, inside it).
-      if (last && last.value === fragment.value && h.start >= last.start && h.end <= last.end && h.start - last.start === fragment.offset - last.from) continue;
-      last = extendPiece(text, h.start, fragment.value, fragment.offset, fragment.k);
-      if (onPiece(last, fragment)) return;
+      let byAlignment = pieces.get(fragment.value);
+      if (!byAlignment) pieces.set(fragment.value, (byAlignment = new Map()));
+      const alignment = h.start - fragment.offset;
+      const known = byAlignment.get(alignment);
+      // Another window of a piece already found.
+      if (known && h.start >= known.start && h.end <= known.end) continue;
+      const piece = extendPiece(text, h.start, fragment.value, fragment.offset, fragment.k);
+      byAlignment.set(alignment, piece);
+      if (onPiece(piece, fragment)) return;
     }
   }
 
