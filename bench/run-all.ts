@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark of docs/performance.md, one after the other, each printing its detail
  * lines, then one summary table of every figure as a ratio against the baseline it names (measured in the
  * same run), with the load average at start and end. Select some by name; `--quick` reduces repetitions:
- *   npx tsx bench/run-all.ts [--quick] [--baseline DIR] [validation] [overhead] [scale] [suite] [real-path] [walk] [startup] [per-request] [redaction]
+ *   npx tsx bench/run-all.ts [--quick] [--baseline DIR] [validation] [overhead] [scale] [suite] [real-path] [walk] [startup] [per-request] [redaction] [report-tokens]
  * `--baseline DIR` (a checkout of the code to compare with, with its node_modules): the full suite is timed paired
  * with it (startup); without it that figure is printed as skipped.
  * A new benchmark exports a `Benchmark` (bench/lib/summary.ts) and is added to BENCHMARKS below.
@@ -13,6 +13,7 @@ import { overheadBenchmark } from './engine-overhead.js';
 import { perRequestBenchmark } from './per-request.js';
 import { realPathBenchmark } from './real-path.js';
 import { redactionBenchmark } from './redaction.js';
+import { reportTokensBenchmark } from './report-tokens.js';
 import { walkBenchmark } from './real-walk.js';
 import { scaleBenchmark } from './scale.js';
 import { startupBenchmark } from './startup.js';
@@ -21,7 +22,7 @@ import { parseBenchArgs } from './lib/args.js';
 import { printSummary, type Benchmark, type Figure } from './lib/summary.js';
 import { validationBenchmark } from './validation.js';
 
-const BENCHMARKS: Benchmark[] = [validationBenchmark, overheadBenchmark, scaleBenchmark, suiteBenchmark, realPathBenchmark, startupBenchmark, walkBenchmark, perRequestBenchmark, redactionBenchmark];
+const BENCHMARKS: Benchmark[] = [validationBenchmark, overheadBenchmark, scaleBenchmark, suiteBenchmark, realPathBenchmark, startupBenchmark, walkBenchmark, perRequestBenchmark, redactionBenchmark, reportTokensBenchmark];
 
 const { quick, baseline, names } = parseBenchArgs(process.argv.slice(2), BENCHMARKS.map((b) => b.name));
 const chosen = names.length ? BENCHMARKS.filter((b) => names.includes(b.name)) : BENCHMARKS;
