@@ -93,6 +93,7 @@ const ROWS: Row[] = [
   ['minimum-sub-cent-tolerance', 'amounts', ['ERR-AMOUNT-MIN'], 'the minimum is compared with half a cent of slack ("rounding-safe"): an amount a tenth of a cent below minimum x 1,000,000 is accepted (whole-unit and cent steps are still refused)'],
   ['maximum-sub-cent-tolerance', 'amounts', ['ERR-AMOUNT-MAX'], 'an enforced maximum is compared with half a cent of slack: an amount a tenth of a cent above maximum x 1,000,000 is accepted (whole-unit and cent steps are still refused)'],
   ['maximum-not-enforced', 'amounts', ['ERR-AMOUNT-MAX'], 'an indication with enforceMaximum accepts amounts above the maximum (manual review)'],
+  ['amount-sign-dropped', 'amounts', ['ERR-AMOUNT-MIN'], 'the sign of amount is dropped: a negative amount passes the body schema and is read as its magnitude, so -(minimum x 1,000,000) is accepted as a subscription of minimum x 1,000,000'],
   ['subscription-date-not-validated', 'amounts', ['ERR-SUBSCRIPTION-DATE'], 'any well-formed subscriptionDate is accepted, listed or not'],
   ['subscription-date-cutoff-not-checked', 'amounts', ['ERR-SUBSCRIPTION-DATE'], "today's date is accepted as subscriptionDate after today's cut-off (the check compares calendar days, not the cut-off)"],
   ['expired-indication-uid-accepted', 'amounts', ['ERR-INDICATION-UID'], "yesterday's (rotated) uid of a Fixed indication is accepted"],

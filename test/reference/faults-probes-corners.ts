@@ -17,6 +17,11 @@ export const CORNER_PROBES: Probe[] = [
     deviates: async (h) => (await h.subscribe({ amount: 50_000_000.001 })).status === 200 && (await h.subscribe({ amount: 50_000_000.01 })).status === 400,
   },
   {
+    fault: 'amount-sign-dropped',
+    checks: '-(minimum x 1,000,000) is accepted as a subscription (clean: refused)',
+    deviates: async (h) => (await h.subscribe({ amount: -1_000_000 })).status === 200,
+  },
+  {
     fault: 'idempotency-replay-current-state',
     checks: 'after issuance, the retry of a subscribe answers the issued subscription (holdingUid set), not the cached Pending one',
     deviates: async (h) => {

@@ -27,13 +27,16 @@ export type Expectation =
   /** 200: within both limits (or equal to one). */
   | 'accepted'
   /** Above the maximum: 400 when enforced, 200 when not, one of the two (the same for every such amount) when the profile does not say. */
-  | 'above-maximum';
+  | 'above-maximum'
+  /** A negative amount (the minimum negated): refused, never read as its magnitude (400, or 422: the sign refused as such). */
+  | 'negative';
 
 export interface BoundaryCase {
   clause: LimitClause;
   bound: 'minimum' | 'maximum';
   position: Position;
-  scale: ScaleName | 'exact';
+  /** 'sign': the bound negated (a sign dropped anywhere makes it the bound itself). */
+  scale: ScaleName | 'exact' | 'sign';
   /** The amount in absolute currency units, exactly. */
   amount: Decimal;
   expect: Expectation;
@@ -53,7 +56,8 @@ export function millions(value: number | string): Decimal {
 
 /**
  * Every case: each bound exactly, and one step outside and inside it at each scale. An inside value that would
- * cross the other bound, and any amount not above zero, is left out (it would judge the other clause).
+ * cross the other bound, and any amount not above zero, is left out (it would judge the other clause); one negative
+ * amount, the minimum negated, checks the sign is kept.
  */
 export function amountBoundaries(l: AmountLimits): BoundaryCase[] {
   const out: BoundaryCase[] = [];
@@ -68,6 +72,8 @@ export function amountBoundaries(l: AmountLimits): BoundaryCase[] {
     const inside = l.minimum.plus(step);
     if (within(inside)) add({ clause: 'ERR-AMOUNT-MIN', bound: 'minimum', position: 'inside', scale: s.name, amount: inside, expect: 'accepted' });
   }
+  // The sign: -(minimum x 1,000,000) is far below the minimum; read without its sign it is exactly the minimum (accepted).
+  if (l.minimum.greaterThan(0)) out.push({ clause: 'ERR-AMOUNT-MIN', bound: 'minimum', position: 'outside', scale: 'sign', amount: l.minimum.negated(), expect: 'negative' });
   if (l.maximum === undefined) return out;
   add({ clause: 'ERR-AMOUNT-MAX', bound: 'maximum', position: 'at', scale: 'exact', amount: l.maximum, expect: 'accepted' });
   for (const s of SCALES) {
@@ -84,5 +90,6 @@ export function jsonNumber(amount: Decimal): string {
   return amount.toFixed();
 }
 
-export const describeCase = (c: BoundaryCase): string =>
-  `${c.bound} x 1,000,000 ${c.position === 'at' ? 'exactly' : `${c.position === 'outside' ? (c.bound === 'minimum' ? '-' : '+') : c.bound === 'minimum' ? '+' : '-'} one ${c.scale} step`} (${jsonNumber(c.amount)})`;
+export const describeCase = (c: BoundaryCase): string => c.scale === 'sign'
+  ? `${c.bound} x 1,000,000 negated (${jsonNumber(c.amount)})`
+  : `${c.bound} x 1,000,000 ${c.position === 'at' ? 'exactly' : `${c.position === 'outside' ? (c.bound === 'minimum' ? '-' : '+') : c.bound === 'minimum' ? '+' : '-'} one ${c.scale} step`} (${jsonNumber(c.amount)})`;

@@ -4,6 +4,8 @@
  * - the precision of `amount` is not shown: a target may refuse sub-cent amounts as such (400 with another detail,
  *   or 422); then the sub-cent amounts beyond a bound may get that same refusal instead of the bound's answer. A
  *   sub-cent amount within both limits refused as below the minimum is wrong whatever the reading;
+ * - a negative amount is below the minimum; the body schema is not shown, so refusing the sign as such (422, or 400
+ *   with another detail) is a refusal too: only serving it breaks the clause;
  * - above the maximum: 400 where the profile names the indication enforced, 200 where unenforced, otherwise one
  *   of the two, the same for every amount above the maximum of that indication.
  */
@@ -41,6 +43,11 @@ export function judgeBoundaries(code: string, results: ReadonlyArray<{ c: Bounda
       case 'below-minimum':
         expected = `400 "${BELOW_MINIMUM_DETAIL}"${c.scale === 'sub-cent' && refusedStatuses.size ? ' (or the target\'s refusal of sub-cent amounts)' : ''}`;
         ok = (r.status === 400 && detailOf(r) === BELOW_MINIMUM_DETAIL) || subCentRefused;
+        break;
+      case 'negative':
+        // Below the minimum; a target may refuse the sign before the limit (422, or 400 with its own detail).
+        expected = `400 "${BELOW_MINIMUM_DETAIL}" (or a refusal of the negative amount as such: 422, or 400 with {detail})`;
+        ok = (r.status === 400 && typeof detailOf(r) === 'string') || r.status === 422;
         break;
       case 'accepted':
         expected = c.scale === 'sub-cent' ? '200 (or a refusal of sub-cent amounts as such: 422, or 400 with a detail other than the minimum\'s)' : '200: not beyond either limit';

@@ -81,7 +81,9 @@ export function checkMaximum(spec: IndicationSpec, amount: Decimal, faults: Faul
 export function subscribe(domain: Domain, body: SubscribeBody, faults: Faults): Subscription {
   const spec = checkIndicationUid(domain, body.indicationUid, faults);
   const date = resolveSubscriptionDate(domain, spec, body.subscriptionDate, faults);
-  const amount = new Decimal(String(body.amount));
+  // The fault amount-sign-dropped: the amount is read as its magnitude (-X is taken as X).
+  const signed = new Decimal(String(body.amount));
+  const amount = faults.on('amount-sign-dropped') ? signed.abs() : signed;
   checkMinimum(spec, amount, faults);
   const manualReview = checkMaximum(spec, amount, faults, domain.variants);
   const record: Subscription = {

@@ -22,16 +22,19 @@ import { CODE_SCHEMA, type RouteDeps } from './deps.js';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-const validateBody = compileBodySchema({
+const bodySchema = (amount: Record<string, unknown>): Record<string, unknown> => ({
   type: 'object',
   required: ['indicationUid', 'entityCode', 'amount'],
   properties: {
     indicationUid: { type: 'string', minLength: 1, maxLength: 128 },
     entityCode: { type: 'string', minLength: 1, maxLength: 64 },
-    amount: { type: 'number', exclusiveMinimum: 0 },
+    amount,
     subscriptionDate: { type: 'string', format: 'date' },
   },
 });
+const validateBody = compileBodySchema(bodySchema({ type: 'number', exclusiveMinimum: 0 }));
+/** The fault amount-sign-dropped: any number passes the schema (the domain then reads its magnitude). */
+const validateSignedBody = compileBodySchema(bodySchema({ type: 'number' }));
 
 /** The request's key; null only under the fault idempotency-key-optional (then nothing is cached). */
 function idempotencyKey(raw: string | string[] | undefined, faults: Faults): string | null {
@@ -108,7 +111,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, { ctx, domain }
     let outcome: CachedResponse;
     try {
       const body = request.body;
-      if (!validateBody(body)) throw new RequestValidationError(validateBody.errors ?? [], 'body');
+      const validate = ctx.faults.on('amount-sign-dropped') ? validateSignedBody : validateBody;
+      if (!validate(body)) throw new RequestValidationError(validate.errors ?? [], 'body');
       const sb = body as SubscribeBody;
       allowEntity(p, sb.entityCode, ctx);
       outcome = { status: 200, body: structuredClone(subscribeResponse(subscribe(domain, sb, ctx.faults), ctx.variants)) };
