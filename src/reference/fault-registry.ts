@@ -25,6 +25,7 @@ const ROWS: Row[] = [
   ['token-also-under-base-url', 'token', ['AUTH-TOKEN-ROOT'], 'the token endpoint also answers at {base_url}/oauth/token instead of 404'],
   ['token-only-under-base-url', 'token', ['AUTH-TOKEN-ROOT'], 'the token endpoint moved under {base_url}/oauth/token; {auth_url}/oauth/token is 404'],
   ['client-auth-ignored', 'token', ['AUTH-TOKEN-REQUEST'], 'a known client_id gets a token with any client secret'],
+  ['client-secret-optional', 'token', ['AUTH-TOKEN-REQUEST'], 'client authentication checks the secret only when one is presented: HTTP Basic with the client_id and the secret left out (`client_id:`, no client_secret in the form) gets a token'],
   ['token-no-expires-in', 'token', ['AUTH-TOKEN-RESPONSE'], 'the token response has no expires_in'],
   ['token-expires-in-string', 'schema', ['AUTH-TOKEN-RESPONSE'], 'expires_in is a string ("28800"), not a number of seconds'],
   ['expired-token-accepted', 'token', ['AUTH-BEARER'], 'an access token past its expires_in is still accepted'],
@@ -45,6 +46,7 @@ const ROWS: Row[] = [
   ['readonly-client-can-delete', 'permissions', ['AUTH-ENDPOINT-403'], 'the read-only check knows POST, PUT and PATCH as writes: a read-only client may DELETE (e.g. DELETE /webhook)'],
   ['holding-read-skips-allow-list', 'permissions', ['AUTH-ENTITY-403'], 'GET /holding/{entity_code}/{holding_uid} checks that the holding exists but not the allow-list (the lists do): a holding of a forbidden entity is served, an unknown uid is 404'],
   ['event-filter-skips-allow-list', 'permissions', ['AUTH-EVENT-SCOPE'], 'GET /event with entity_code and event_type together skips the allow-list check of entity_code (the combined read path): the forbidden entity\'s events of that type are served; entity_code alone is still 403'],
+  ['event-filter-readonly-skips-allow-list', 'permissions', ['AUTH-EVENT-SCOPE'], 'GET /event with entity_code by a read-only client skips the allow-list check (its reads take a reporting path that checks only the endpoint permission): the forbidden entity\'s events are served to it; the same filter by a full client is still 403'],
   ['holding-read-ignores-entity', 'permissions', ['EP-ENTITY-SCOPE'], 'GET /holding/{entity_code}/{holding_uid} finds the holding by uid alone: a holding of another of the caller\'s entities is served under the entity in the path'],
   ['event-stream-leaks-entities', 'permissions', ['AUTH-EVENT-SCOPE'], 'GET /event without entity_code returns events of every entity, not only the allow-list'],
   // ---- idempotency (POST /subscribe) ----
@@ -119,6 +121,7 @@ const ROWS: Row[] = [
   // ---- others ----
   ['health-body-wrong', 'others', ['RES-HEALTH'], 'GET /health answers {"ok": true} instead of {status}'],
   ['webhook-not-user-scoped', 'others', ['EP-WEBHOOK'], 'one webhook registration for every user: DELETE /webhook answers (and removes) the URL another user registered last'],
+  ['webhook-reregister-keeps-old', 'others', ['EP-WEBHOOK'], 'DELETE /webhook only deactivates the registration; a POST after it reactivates the old record with its old URL instead of the new one: the next DELETE answers the URL deregistered before'],
   ['webhook-delete-shape-wrong', 'others', ['RES-WEBHOOK-DELETE', 'EP-WEBHOOK'], 'DELETE /webhook answers {"deleted": true} without email'],
   ['server-error-on-bad-input', 'others', ['ERR-NO-SERVER-ERROR'], 'a malformed JSON body answers 500 instead of 400'],
   ['unknown-resource-200-null', 'others', ['ERR-NOT-FOUND', 'EP-HOLDING-GET'], 'an unknown holding uid answers 200 null instead of 404'],

@@ -138,7 +138,12 @@ now once the clock moved its state on (\`idempotency-replay-current-state\`), a 
 checkpoint back (\`checkpoint-patch-after-delete\`), a PUT after DELETE that restores the deleted checkpoint
 (\`checkpoint-recreate-restores\`), an entity_code filter that skips the allow-list when combined with
 event_type (\`event-filter-skips-allow-list\`), a holding served under another of the caller's entities
-(\`holding-read-ignores-entity\`) and one webhook registration shared by every user (\`webhook-not-user-scoped\`).
+(\`holding-read-ignores-entity\`) and one webhook registration shared by every user (\`webhook-not-user-scoped\`);
+then by the boundaries' negated minimum a sign dropped from the amount (\`amount-sign-dropped\`), and by the model's
+token, re-registration and other-credential filter commands a client secret checked only when one is presented
+(\`client-secret-optional\`: a grant parameter left out), a webhook POST after a DELETE that reactivates the old URL
+(\`webhook-reregister-keeps-old\`) and an entity_code filter of a read-only client that skips the allow-list
+(\`event-filter-readonly-skips-allow-list\`).
 
 ## Running it
 

@@ -72,6 +72,18 @@ describe('webhooks per user', () => {
     assert.equal(clause(w.expectDeregistered('second', ans(200, { email: 'a@x', url: null }))), 'RES-WEBHOOK-DELETE');
     assert.equal(clause(w.expectRegistered('primary', 'https://c', ans(400, { detail: 'no' }))), 'EP-WEBHOOK');
   });
+  it('registered again after a DELETE: the next DELETE names the new URL or null, never the one deregistered before', () => {
+    const w = new WebhookModel();
+    assert.equal(w.expectDeregistered('primary', ans(404, { detail: 'No webhook' })), undefined);
+    assert.equal(w.expectRegistered('primary', 'https://a', ans(200, {})), undefined);
+    assert.equal(w.expectDeregistered('primary', ans(200, { email: 'a@x', url: 'https://a' })), undefined);
+    assert.equal(w.expectRegistered('primary', 'https://b', ans(200, {})), undefined);
+    const stale = w.expectDeregistered('primary', ans(200, { email: 'a@x', url: 'https://a' }));
+    assert.equal(clause(stale), 'EP-WEBHOOK');
+    assert.match(stale?.message ?? '', /deregistered before/);
+    assert.equal(w.expectRegistered('primary', 'https://c', ans(200, {})), undefined);
+    assert.equal(w.expectDeregistered('primary', ans(200, { email: 'a@x', url: null })), undefined);
+  });
 });
 
 describe('event filters: honoured or ignored, the same way every time', () => {

@@ -19,6 +19,12 @@ export const AUTH_PROBES: Probe[] = [
     deviates: async (h) => (await h.tokenRequest({ grant_type: 'client_credentials' }, 'cc-alice', { secret: 'wrong-secret' })).status === 200,
   },
   {
+    fault: 'client-secret-optional',
+    checks: 'HTTP Basic with the client_id and the secret left out gets a token (a wrong secret is still refused)',
+    deviates: async (h) => (await h.tokenRequest({ grant_type: 'client_credentials' }, 'cc-alice', { secret: '' })).status === 200
+      && (await h.tokenRequest({ grant_type: 'client_credentials' }, 'cc-alice', { secret: 'wrong-secret' })).status === 401,
+  },
+  {
     fault: 'token-no-expires-in',
     checks: 'the token response lacks expires_in',
     deviates: async (h) => !('expires_in' in (await h.tokenRequest({ grant_type: 'client_credentials' })).body),

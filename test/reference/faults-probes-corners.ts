@@ -65,12 +65,31 @@ export const CORNER_PROBES: Probe[] = [
     },
   },
   {
+    fault: 'event-filter-readonly-skips-allow-list',
+    checks: "GET /event?entity_code=ENT-GAMMA by the read-only client serves ENT-GAMMA events (alice's is still 403)",
+    deviates: async (h) => {
+      const full = await h.events('?entity_code=ENT-GAMMA');
+      const r = await h.api('GET', '/event?entity_code=ENT-GAMMA', { as: 'cc-carol-readonly' });
+      return full.status === 403 && r.status === 200 && (r.body.events as Array<{ entityCode: string }>).some((e) => e.entityCode === 'ENT-GAMMA');
+    },
+  },
+  {
     fault: 'holding-read-ignores-entity',
     checks: 'a holding of ENT-ALPHA is served under ENT-BETA',
     deviates: async (h) => {
       const list = (await h.api('GET', '/holding/ENT-ALPHA')).body as Array<{ uid: string }>;
       const uid = list[0]?.uid;
       return uid !== undefined && (await h.api('GET', `/holding/ENT-BETA/${uid}`)).status === 200;
+    },
+  },
+  {
+    fault: 'webhook-reregister-keeps-old',
+    checks: 'register A, DELETE, register B: the next DELETE answers A',
+    deviates: async (h) => {
+      await h.api('POST', '/webhook', { json: { url: 'https://hooks.ftf.test/a' } });
+      await h.api('DELETE', '/webhook');
+      await h.api('POST', '/webhook', { json: { url: 'https://hooks.ftf.test/b' } });
+      return (await h.api('DELETE', '/webhook')).body?.url === 'https://hooks.ftf.test/a';
     },
   },
   {

@@ -57,7 +57,9 @@ export function authenticateClient(state: AuthState, authorization: string | und
   const client = ctx.data.clients.find((c) => ids.includes(c.clientId));
   const expected = client === undefined ? undefined : ctx.secrets.clients[client.clientId];
   // One message for "unknown client" and "wrong secret": the answer must not reveal which ids exist.
-  const secretOk = ctx.faults.on('client-auth-ignored') || readings(basic.secret).some((s) => secretMatches(s, expected));
+  // The fault client-secret-optional: the secret is checked only when one is presented (`client_id:` passes).
+  const secretLeftOut = ctx.faults.on('client-secret-optional') && basic.secret === '' && formParam(form, 'client_secret') === undefined;
+  const secretOk = ctx.faults.on('client-auth-ignored') || secretLeftOut || readings(basic.secret).some((s) => secretMatches(s, expected));
   if (client === undefined || !secretOk) {
     throw invalidClient('Client authentication failed.');
   }

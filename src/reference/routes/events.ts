@@ -37,8 +37,9 @@ interface EventQueryString {
 /** The entities whose events the caller sees: the allow-list, narrowed by entity_code (403 if not on it). */
 export function visibleEntities(p: Principal, entityCode: string | undefined, ctx: ReferenceContext, domain: Domain, eventType?: string): readonly string[] {
   if (entityCode !== undefined) {
-    // The fault: the combined (entity, type) read path forgets the allow-list check.
-    if (eventType === undefined || !ctx.faults.on('event-filter-skips-allow-list')) allowEntity(p, entityCode, ctx);
+    // The faults: the combined (entity, type) read path, or the read-only clients' reporting path, forgets the allow-list check.
+    const skips = (eventType !== undefined && ctx.faults.on('event-filter-skips-allow-list')) || (p.readOnly && ctx.faults.on('event-filter-readonly-skips-allow-list'));
+    if (!skips) allowEntity(p, entityCode, ctx);
     return [entityCode];
   }
   return ctx.faults.on('event-stream-leaks-entities') ? domain.entityCodes() : p.allowedEntities;

@@ -30,11 +30,15 @@ export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: Rou
 
   // The fault webhook-not-user-scoped keeps one registration for everybody.
   const owner = (email: string): string => (ctx.faults.on('webhook-not-user-scoped') ? '*' : email);
+  // The fault webhook-reregister-keeps-old: DELETE only deactivates the user's record; POST reactivates a
+  // deactivated record as it was (its old URL) instead of storing the new one.
+  const deactivated = new Map<string, string>();
 
   app.post<{ Body: Record<string, string> }>('/webhook', { attachValidation: true, schema: { body: bodySchema } }, async (request, reply) => {
     const p = begin(request, '/webhook', ctx);
     const url = request.body[field] ?? '';
-    domain.webhooks.set(owner(p.userEmail), url);
+    const old = ctx.faults.on('webhook-reregister-keeps-old') ? deactivated.get(owner(p.userEmail)) : undefined;
+    domain.webhooks.set(owner(p.userEmail), old ?? url);
     return reply.code(postStatus(ctx.variants)).send({ email: p.userEmail, url });
   });
 
@@ -47,6 +51,7 @@ export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: Rou
     scope.delete('/webhook', { attachValidation: true, ...(schema ? { schema } : {}) }, async (request) => {
       const p = begin(request, '/webhook', ctx);
       const url = domain.webhooks.get(owner(p.userEmail)) ?? null;
+      if (url !== null && !deactivated.has(owner(p.userEmail))) deactivated.set(owner(p.userEmail), url);
       domain.webhooks.delete(owner(p.userEmail));
       if (ctx.faults.on('webhook-delete-shape-wrong')) return { deleted: true };
       // "url (string or null, the webhook URL)": the one removed, or (variant) the one registered now: none.

@@ -112,6 +112,8 @@ export class WebhookModel {
   private readonly emails = new Map<string, string>();
   /** Credentials whose registration this run knows: after their first DELETE (earlier runs may have left one). */
   private readonly known = new Set<string>();
+  /** URLs each credential deregistered in this run (a DELETE that answers one again names a stale registration). */
+  private readonly removed = new Map<string, Set<string>>();
 
   expectRegistered(credential: string, url: string, a: Answer): Violation | undefined {
     if (a.status < 200 || a.status > 299) return v('EP-WEBHOOK', `POST /webhook (${credential}) answered ${show(a)}, expected a 2xx: the URL is accepted`);
@@ -126,14 +128,18 @@ export class WebhookModel {
     const known = this.known.has(credential);
     this.registered.delete(credential);
     this.known.add(credential);
+    const gone = this.removed.get(credential) ?? new Set<string>();
+    this.removed.set(credential, gone);
     if ((urls.size === 0 || !known) && a.status === 404) return typeof detailOf(a.json) === 'string' ? undefined : v('ERR-NOT-FOUND', `DELETE /webhook with none registered answered ${show(a)}: a 404 carries {detail}`);
     if (a.status !== 200) return v('EP-WEBHOOK', `DELETE /webhook (${credential}) answered ${show(a)}, expected 200 DeleteWebhookResponse`);
     const o = (typeof a.json === 'object' && a.json !== null ? a.json : {}) as { email?: unknown; url?: unknown };
     if (typeof o.email !== 'string') return v('RES-WEBHOOK-DELETE', `DELETE /webhook answered no email: ${short(a.text)}`);
     if (known && o.url !== null && o.url !== undefined && !urls.has(String(o.url))) {
       const theirs = [...this.registered.values()].some((s) => s.has(String(o.url)));
-      return v('EP-WEBHOOK', `DELETE /webhook (${credential}) answered url ${String(o.url)}, ${theirs ? "another user's webhook" : 'never registered by this user'} (registered: ${[...urls].join(', ') || 'none'}): it names the user's webhook URL, or null`);
+      const stale = gone.has(String(o.url));
+      return v('EP-WEBHOOK', `DELETE /webhook (${credential}) answered url ${String(o.url)}, ${theirs ? "another user's webhook" : stale ? 'a URL this user deregistered before (registered since: ' + ([...urls].join(', ') || 'none') + ')' : 'never registered by this user'} (registered: ${[...urls].join(', ') || 'none'}): it names the user's webhook URL, or null`);
     }
+    for (const u of urls) gone.add(u);
     const seen = this.emails.get(credential);
     if (seen !== undefined && seen !== o.email) return v('RES-WEBHOOK-DELETE', `DELETE /webhook (${credential}) answered email ${o.email}, earlier ${seen}: email is the user's e-mail`);
     const other = [...this.emails.entries()].find(([c, e]) => c !== credential && e === o.email);

@@ -13,7 +13,7 @@ import type { Violation } from '../types.js';
 import { Decimal } from 'decimal.js';
 import { checkSchema } from '../../checks/schema.js';
 import { excerpt, type Redact } from '../../checks/excerpt.js';
-import type { AuthClient } from '../../auth/types.js';
+import type { AuthClient, CodeGrant } from '../../auth/types.js';
 import { getPointer } from '../../expressions/values.js';
 import type { HttpRequest, HttpResponse, RaceLane, RaceSettled } from '../../http/types.js';
 import type { SchemaRegistry } from '../../schemas/types.js';
@@ -30,7 +30,7 @@ export interface ModelApiDeps {
   target: ResolvedTarget;
   schemas: SchemaRegistry;
   transport: ModelTransport;
-  auth: Pick<AuthClient, 'authorization'> & Partial<Pick<AuthClient, 'forgetAll'>>;
+  auth: Pick<AuthClient, 'authorization'> & Partial<Pick<AuthClient, 'forgetAll' | 'clientAuthorization' | 'authorizeCode'>>;
   redact?: Redact;
 }
 
@@ -197,6 +197,43 @@ export class ModelApi {
   /** Any API call of the model's other commands (webhooks, lists, holdings, reads by other credentials). */
   call(method: string, path: string, credential: string, body: unknown, label: string): Promise<Answer> {
     return this.one(method, path, credential, body, {}, label);
+  }
+
+  /**
+   * POST {auth_url}/oauth/token, form-encoded, with the given Authorization (HTTP Basic; undefined: none). Not
+   * schema-checked: the token commands judge the answer by its clause. The tokens it carries are learnt by the
+   * redactor from the traffic (access_token, refresh_token), so no output shows them.
+   */
+  async token(form: Record<string, string>, authorization: string | undefined, label: string): Promise<Answer> {
+    const req: HttpRequest = {
+      method: 'POST',
+      url: `${this.deps.target.authUrl.replace(/\/+$/, '')}/oauth/token`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...(authorization ? { authorization } : {}) },
+      body: new URLSearchParams(form).toString(),
+      timeoutMs: this.deps.target.timeouts.requestMs,
+    };
+    return this.oneRequest(req, label, false);
+  }
+
+  /** "Basic base64(client_id:secret)" of a credential of the profile (the auth client's), or with the secret replaced. */
+  basic(credential: string, secret?: string): string | undefined {
+    const cred = this.deps.target.credentials[credential];
+    if (!cred?.clientId) return undefined;
+    if (secret === undefined) return this.deps.auth.clientAuthorization?.(credential);
+    return `Basic ${Buffer.from(`${cred.clientId}:${secret}`, 'utf8').toString('base64')}`;
+  }
+
+  /** Consent (PKCE S256) for a code credential: the code, its verifier and redirect_uri (the auth client's). */
+  authorizeCode(credential: string, label: string): Promise<CodeGrant> {
+    const authorize = this.deps.auth.authorizeCode;
+    if (!authorize) throw new PropertyViolation({ clause: 'HARNESS', role: label, message: 'the auth client cannot run the consent step' });
+    return authorize(credential);
+  }
+
+  /** A GET with a bearer the caller obtained (a token the token commands were issued). */
+  withBearer(path: string, token: string, label: string): Promise<Answer> {
+    const req: HttpRequest = { method: 'GET', url: `${this.base}${path}`, headers: { accept: 'application/json', authorization: `Bearer ${token}` }, timeoutMs: this.deps.target.timeouts.requestMs };
+    return this.oneRequest(req, label, false);
   }
 
   /** GET of a checkpoint by another credential. */

@@ -10,6 +10,7 @@ import { collect, walk } from '../paging-case.js';
 import { PropertyViolation, type Violation } from '../types.js';
 import type { ModelApi, Product } from './api.js';
 import type { FilterModel, OwnSubscription, WebhookModel } from './access.js';
+import type { TokenModel } from './tokens.js';
 import type { Answer, BodyKind, CheckpointModel, IdempotencyModel, StreamModel } from './state.js';
 import type { ResolvedTarget } from '../../target/types.js';
 
@@ -23,6 +24,10 @@ export interface Can {
   /** The profile's allowed entities (primary credential) and its forbidden one. */
   entities: readonly string[];
   forbidden: string | undefined;
+  /** The profile's credentials by kind: client_credentials ones, authorization_code ones the harness can consent for, API keys (sandbox). */
+  clients: readonly string[];
+  codes: readonly string[];
+  apiKeys: readonly string[];
 }
 
 /** The model: the parts of state.ts and access.ts plus what the target offers. */
@@ -42,6 +47,8 @@ export interface Model {
   filters: FilterModel;
   /** Clock moves in this run (commands-access.ts bounds them). */
   clockMoves: number;
+  /** Tokens the token commands were issued, and each code credential's current refresh token (tokens.ts). */
+  tokens: TokenModel;
   can: Can;
 }
 

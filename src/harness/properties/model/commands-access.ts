@@ -74,6 +74,40 @@ export class WebhookOtherUser implements Cmd {
   toString = (): string => "webhook: the second user registers between two of the primary user's DELETEs";
 }
 
+/**
+ * An operation repeated after a delete: DELETE (learning the user's state), POST a URL, DELETE (that URL or null),
+ * POST another URL, DELETE (the new URL or null: never the one deregistered before), DELETE again (null, or 404).
+ */
+export class WebhookReregister implements Cmd {
+  constructor(readonly credential: 'primary' | 'second') {}
+  check = (m: Readonly<Model>): boolean => this.credential === 'primary' || m.can.second;
+  async run(m: Model, r: Real): Promise<void> {
+    const role = this.toString();
+    const path = webhookPath(r);
+    const del = async (what: string): Promise<boolean> => {
+      const a = await r.api.shaped('DELETE', path, 'webhook_delete', hookUrl(r, 'delete'), this.credential, `${role}: ${what}`);
+      if (this.credential === 'second' && a.status === 403 && detailOf(a.json) === DETAIL.endpoint) return false;
+      judge(m.hooks.expectDeregistered(this.credential, a), a.status === 404 ? [] : [a], role);
+      return true;
+    };
+    const post = async (what: string): Promise<boolean> => {
+      const url = hookUrl(r, this.credential);
+      const a = await r.api.shaped('POST', path, 'webhook_register', url, this.credential, `${role}: ${what}`);
+      if (this.credential === 'second' && a.status === 403 && detailOf(a.json) === DETAIL.endpoint) return false;
+      judge(m.hooks.expectRegistered(this.credential, url, a), [a], role);
+      return true;
+    };
+    m.stream.wrote();
+    if (!(await del('DELETE'))) return;
+    for (const n of ['first', 'second']) {
+      if (!(await post(`POST of a ${n} URL`))) return;
+      await del(`DELETE of the ${n} URL`);
+    }
+    await del('DELETE again, none registered');
+  }
+  toString = (): string => `webhook: the ${this.credential} user registers again after each DELETE`;
+}
+
 type Write = 'subscribe' | 'checkpoint PUT' | 'checkpoint PATCH' | 'checkpoint DELETE' | 'webhook POST' | 'webhook DELETE';
 export const WRITES: readonly Write[] = ['subscribe', 'checkpoint PUT', 'checkpoint PATCH', 'checkpoint DELETE', 'webhook POST', 'webhook DELETE'];
 
@@ -240,9 +274,51 @@ export class FilteredRead implements Cmd {
   toString = (): string => `filtered read(${this.shown || [this.entity ? `entity ${this.entity}` : '', this.typeSel !== undefined ? 'event_type' : ''].filter(Boolean).join(' + ')}, limit ${this.limit ?? 'default'})`;
 }
 
+/**
+ * A filter combined with another credential's permission: GET /event?entity_code=<the forbidden entity> by the second
+ * or read-only user (after appending an event of that entity, when the control API can). Their allow-lists are not
+ * in the profile: the subscription list of that entity tells (403 "Not authorised for this entity": off their list).
+ * Off the list, the filtered read is refused (403, or 400/422: the filter refused) or serves no event of it.
+ */
+export class OtherUserFilteredRead implements Cmd {
+  private shown = '';
+  constructor(readonly credential: 'second' | 'readonly', readonly typeSel: number | undefined, readonly limit: number | undefined) {}
+  check = (m: Readonly<Model>): boolean => m.can.forbidden !== undefined && (this.credential === 'second' ? m.can.second : m.can.readonly);
+  async run(m: Model, r: Real): Promise<void> {
+    const entity = m.can.forbidden as string;
+    const type = this.typeSel === undefined ? undefined : pick(EVENT_TYPES, this.typeSel);
+    const f: EventFilter = { entity, ...(type !== undefined ? { type } : {}) };
+    this.shown = describeFilter(f);
+    const role = this.toString();
+    if (m.can.append) {
+      await r.events.append(1, entity, `${role}: append an event of ${entity} (control API)`, type !== undefined ? [type] : undefined);
+      m.stream.wrote();
+    }
+    const { answer: probe } = await r.api.listAll('subscriptions', `/subscription?entity_code=${encodeURIComponent(entity)}`, this.credential, `${role}: is ${entity} on its allow-list (GET /subscription)`, 'EP-SUBSCRIPTION-LIST');
+    if (probe.status !== 403 || detailOf(probe.json) !== DETAIL.entity) return;
+    const filters = { entity_code: entity, ...(type !== undefined ? { event_type: type } : {}) };
+    let cursor: string | undefined = m.stream.cursorAt(-1);
+    for (let k = 0; k < Math.min(r.maxPages, 50); k++) {
+      const a = await r.events.read({ startCursor: cursor, limit: this.limit, filters }, `${role} page ${k + 1}`, this.credential);
+      if (a.status !== 200) {
+        if (k > 0) return fail(v('EP-EVENT-PAGING', `page ${k + 1} of a read with ${describeFilter(f)} by the ${this.credential} user answered ${show(a)} after page 1 was served`), role);
+        if (a.status === 403) return fail(detailOf(a.json) === DETAIL.entity ? undefined : v('AUTH-ENTITY-403', `a read with ${describeFilter(f)} by the ${this.credential} user answered ${show(a)}: a 403 for an entity says "${DETAIL.entity}"`), role);
+        if (a.status === 400 || a.status === 422) return;
+        return fail(v('EP-EVENT-PAGING', `a read with ${describeFilter(f)} by the ${this.credential} user answered ${show(a)}, expected 200, or the filter refused (403, 400/422)`), role);
+      }
+      if (a.page === undefined) return fail({ clause: 'SCHEMA', message: a.schemaMessage ?? 'no page' }, role);
+      const leak = a.page.events.find((e) => e.entityCode === entity);
+      if (leak) return fail(v('AUTH-EVENT-SCOPE', `a read with ${describeFilter(f)} by the ${this.credential} user returned event ${leak.uid} of ${entity}, an entity off its allow-list (its GET /subscription?entity_code=${entity} is 403)`), role);
+      if (!a.page.pageInfo.hasNextPage || !a.page.pageInfo.pageEndCursor) return;
+      cursor = a.page.pageInfo.pageEndCursor;
+    }
+  }
+  toString = (): string => `filtered read by the ${this.credential} user(${this.shown || 'entity_code of the forbidden entity'}, limit ${this.limit ?? 'default'})`;
+}
+
 /** Most clock moves per run: 21 hours in all, so a retry stays within a day of its key (key lifetimes: not shown). */
 export const MAX_CLOCK_MOVES = 3;
-const CLOCK_HOURS = 7;
+export const CLOCK_HOURS = 7;
 
 /**
  * The clock moves on (control API, 7 hours at a time, at most 3 times a run) until a subscription the model made

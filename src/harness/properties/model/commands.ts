@@ -10,8 +10,10 @@ import { TraversalOracle } from '../oracle.js';
 import { walk } from '../paging-case.js';
 import { CHANGED, subscribeBody } from './api.js';
 import { FilterModel, WebhookModel } from './access.js';
-import { ClockMovesThenRetry, WebhookOtherUser, DeregisterWebhook, FilteredRead, OtherUserReads, ReadonlyWrite, ReadSubscriptions, RegisterWebhook, WRITES, type EntityPick } from './commands-access.js';
+import { ClockMovesThenRetry, OtherUserFilteredRead, WebhookOtherUser, WebhookReregister, DeregisterWebhook, FilteredRead, OtherUserReads, ReadonlyWrite, ReadSubscriptions, RegisterWebhook, WRITES, type EntityPick } from './commands-access.js';
 import { DeleteCheckpoint, PutCheckpoint, SecondUserDelete } from './commands-checkpoint.js';
+import { ApiKeyRead, ClientCredentialsGrant, CodeGrant, RefreshGrant, ReuseToken, type ClientForm, type CodeForm, type RefreshForm } from './commands-token.js';
+import { TokenModel } from './tokens.js';
 import { fail, judge, keyName, learnHead, oracleContext, pick, position, type Can, type Cmd, type Model, type Real } from './command-kit.js';
 import { CheckpointModel, checkpointIn, IdempotencyModel, StreamModel, type BodyKind } from './state.js';
 
@@ -238,6 +240,15 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
       sel.map((k) => new ClockMovesThenRetry(k)),
       sel.map((k) => new ClockMovesThenRetry(k)),
       fc.constant(null).map(() => new WebhookOtherUser()),
+      // Operations repeated after a delete, and a filter combined with another credential's permission.
+      fc.constantFrom<Credential>('primary', 'second').map((c) => new WebhookReregister(c)),
+      fc.tuple(fc.constantFrom<'second' | 'readonly'>('readonly', 'readonly', 'second'), fc.option(sel, { nil: undefined }), limit).map(([c, t, l]) => new OtherUserFilteredRead(c, t, l)),
+      // The token endpoint: every grant with each credential kind, the forms with fields left out, tokens used again.
+      fc.tuple(sel, fc.constantFrom<ClientForm>('full', 'basic-only', 'secret-left-out', 'wrong-secret')).map(([c, f]) => new ClientCredentialsGrant(c, f)),
+      fc.tuple(sel, fc.constantFrom<CodeForm>('full', 'full', 'no-verifier', 'other-redirect', 'no-redirect')).map(([c, f]) => new CodeGrant(c, f)),
+      fc.tuple(sel, fc.constantFrom<RefreshForm>('full', 'full', 'client-id-left-out')).map(([c, f]) => new RefreshGrant(c, f)),
+      sel.map((s) => new ReuseToken(s)),
+      sel.map((s) => new ApiKeyRead(s)),
       append, append,
       read, read, read,
       fenced, fenced, fenced,
@@ -278,6 +289,6 @@ export async function setupRun(r: Real, can: Can): Promise<Model> {
   }
   return {
     idem: new IdempotencyModel(), kinds: new Map(), entityOf: new Map(), cp, stream, secondPut: false, secondCp: undefined,
-    subs: [], hooks: new WebhookModel(), filters: new FilterModel(), clockMoves: 0, can,
+    subs: [], hooks: new WebhookModel(), filters: new FilterModel(), clockMoves: 0, tokens: new TokenModel(), can,
   };
 }

@@ -72,6 +72,7 @@ export async function prepareModelProperty(api: ModelApi, events: EventsApi, log
     clock: events.canAppend,
     entities: target.entities.allowed,
     forbidden: target.entities.forbidden,
+    ...credentialKinds(target),
   };
   return {
     skip,
@@ -113,6 +114,16 @@ export async function prepareModelProperty(api: ModelApi, events: EventsApi, log
         ...(opts.onFailure ? { onFailure: opts.onFailure } : {}),
       });
     },
+  };
+}
+
+/** The profile's credentials by kind, as the token commands use them (commands-token.ts). */
+export function credentialKinds(target: ResolvedTarget): Pick<Can, 'clients' | 'codes' | 'apiKeys'> {
+  const creds = Object.values(target.credentials);
+  return {
+    clients: creds.filter((c) => c.kind === 'client_credentials' && c.clientId && c.secret !== undefined).map((c) => c.name),
+    codes: target.capabilities.has('consent') ? creds.filter((c) => c.kind === 'authorization_code' && c.consent && c.clientId && c.redirectUri && c.secret !== undefined).map((c) => c.name) : [],
+    apiKeys: target.environment === 'sandbox' ? creds.filter((c) => c.kind === 'api_key' && !c.refusalProbe && c.secret).map((c) => c.name) : [],
   };
 }
 
