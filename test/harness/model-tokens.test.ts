@@ -56,6 +56,12 @@ describe('tokens reused on the simulated clock', () => {
     assert.equal(stillValid(t, 8), undefined);
     assert.equal(stillValid(t, 14), false);
   });
+  it('counts real seconds too: a token of a few seconds is never called valid, and is expired once they pass', () => {
+    const short = new TokenModel().remember('short_lived', 'client_credentials', { status: 200, text: '', json: { access_token: 'x', expires_in: 3 } }, 0, 1_000);
+    assert.equal(stillValid(short, 0, 1_000), undefined);
+    assert.equal(stillValid(short, 0, 1_000 + 400_000), false);
+    assert.equal(stillValid(t, 0, t.atMs + 8 * 3600_000), undefined);
+  });
   it('judges the reuse: 200 while valid (AUTH-TOKEN-RESPONSE), 401 once expired (AUTH-BEARER)', () => {
     assert.equal(judgeReuse('x', true, ans(200, {})), undefined);
     assert.equal(judgeReuse('x', true, ans(401, {}))?.clause, 'AUTH-TOKEN-RESPONSE');

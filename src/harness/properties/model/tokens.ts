@@ -26,6 +26,8 @@ export interface IssuedToken {
   token: string;
   expiresIn: number;
   atHours: number;
+  /** Real time of issue (ms since epoch): a run's own seconds count too. */
+  atMs: number;
 }
 
 /** Slack around expires_in on the simulated clock: the real seconds a run takes, and the server's own margin. */
@@ -68,9 +70,9 @@ export function judgeServedOrRefused(what: string, grant: Grant, a: Answer, pres
   return violation ? { violation, served: false } : { served: true };
 }
 
-/** Whether a token issued `hours` of simulated time ago must work (true), must be refused (false), or is too close to call. */
-export function stillValid(t: IssuedToken, nowHours: number): boolean | undefined {
-  const elapsed = (nowHours - t.atHours) * 3600;
+/** Whether a token must still work (true), must be refused (false), or is too close to call: the simulated hours the clock moved since it was issued plus the real seconds. */
+export function stillValid(t: IssuedToken, nowHours: number, nowMs: number = Date.now()): boolean | undefined {
+  const elapsed = (nowHours - t.atHours) * 3600 + Math.max(0, nowMs - t.atMs) / 1000;
   if (elapsed + EXPIRY_SLACK_S < t.expiresIn) return true;
   if (elapsed > t.expiresIn + EXPIRY_SLACK_S) return false;
   return undefined;
@@ -87,12 +89,12 @@ export class TokenModel {
   readonly issued: IssuedToken[] = [];
   readonly refresh = new Map<string, string>();
 
-  remember(credential: string, grant: Grant, a: Answer, atHours: number): string {
-    const token = field(a, 'access_token') as string;
-    this.issued.push({ credential, grant, token, expiresIn: field(a, 'expires_in') as number, atHours });
+  remember(credential: string, grant: Grant, a: Answer, atHours: number, atMs: number = Date.now()): IssuedToken {
+    const t: IssuedToken = { credential, grant, token: field(a, 'access_token') as string, expiresIn: field(a, 'expires_in') as number, atHours, atMs };
+    this.issued.push(t);
     if (this.issued.length > 6) this.issued.shift();
     const refresh = field(a, 'refresh_token');
     if (grant !== 'client_credentials' && typeof refresh === 'string') this.refresh.set(credential, refresh);
-    return token;
+    return t;
   }
 }
