@@ -2,7 +2,7 @@
  * The functions an expression may call. A closed table: nothing here reaches process, env, files or the
  * network. Each function validates its arguments and throws a plain Error; the evaluator adds the position.
  */
-import { randomUUID } from 'node:crypto';
+import { v4 as uuidv4 } from 'uuid';
 import { D, deepEqual, getPointer, isNumeric, isPlainObject, toDecimal, toText, typeName, type Dec } from './values.js';
 
 export type ExprFunction = (args: unknown[]) => unknown;
@@ -56,7 +56,7 @@ function extreme(name: string, args: unknown[], pick: (cmp: number) => boolean):
 const MAX_REPEAT_CHARS = 16 * 1024 * 1024;
 
 export const FUNCTIONS: Readonly<Record<string, ExprFunction>> = Object.freeze({
-  uuid: (a) => (arity('uuid', a, 0), randomUUID()),
+  uuid: (a) => (arity('uuid', a, 0), uuidv4()),
   now: (a) => (arity('now', a, 0), new Date().toISOString()),
   today: (a) => (arity('today', a, 0), isoDate(new Date())),
   /** date(n): today + n days; date('YYYY-MM-DD', n): that date + n days. */

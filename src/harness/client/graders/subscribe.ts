@@ -2,8 +2,8 @@
 import { Decimal } from 'decimal.js';
 import type { ClientExchange, Grader } from '../types.js';
 import { at, Findings, isApi, record, sameRequest, withNext } from './util.js';
+import { validate as isUuid, version as uuidVersion } from 'uuid';
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const UID_GONE = /Indication not found|no longer available/i;
 
 const isSubscribe = (e: ClientExchange): boolean => e.method === 'POST' && e.path === '/api/v1/subscribe';
@@ -19,7 +19,7 @@ export const idemKey: Grader = {
   judges: 'every POST /subscribe carries an Idempotency-Key that is a UUIDv4',
   grade({ exchanges }) {
     const f = new Findings();
-    for (const e of subscribes(exchanges)) f.judge(!UUID_V4.test(keyOf(e) ?? ''), () => `POST /subscribe ${at(e)} with Idempotency-Key ${keyOf(e) === undefined ? 'missing' : `"${keyOf(e)}" (not a UUIDv4)`}`, e);
+    for (const e of subscribes(exchanges)) f.judge(!isUuidV4(keyOf(e)), () => `POST /subscribe ${at(e)} with Idempotency-Key ${keyOf(e) === undefined ? 'missing' : `"${keyOf(e)}" (not a UUIDv4)`}`, e);
     return f.result('the client made no subscription');
   },
 };
@@ -225,3 +225,7 @@ export const retryBackoff: Grader = {
     return f.result('no request answered 500 was retried');
   },
 };
+
+function isUuidV4(key: string | undefined): boolean {
+  return key !== undefined && isUuid(key) && uuidVersion(key) === 4;
+}
