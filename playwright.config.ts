@@ -92,7 +92,9 @@ export default defineConfig({
   globalTimeout: runTimeoutMs(timeouts, tests, workers, serial),
   retries: 0,
   forbidOnly: ci,
-  outputDir: 'test-results',
+  // Inside the reports folder (one run at a time holds it: reports-lock.ts): runs with their own reports folders never
+  // clear or scan each other's output (a shared <repo>/test-results did both), and Playwright's .last-run.json is per folder.
+  outputDir: `${reports}/test-results`,
   // The redaction boundary (src/harness/report/redacting-reporter.ts): the only reporter Playwright sees. It
   // builds the reporters below and redacts everything before they get it; add a reporter by adding a line here.
   // No junit reporter: reports/junit.xml is written by the CLI from the verdicts (src/harness/report/junit.ts).

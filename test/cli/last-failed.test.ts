@@ -31,7 +31,7 @@ before(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
   external = writeProfile(dir, 'vendor.yaml', `name: vendor\nbase_url: http://127.0.0.1:${port}/api/v1\nauth_url: http://127.0.0.1:${port}\nenvironment: sandbox\ncredentials:\n  primary:\n    kind: client_credentials\n    client_id: c\n    client_secret_env: FTF_TEST_LF_SECRET\n`);
-  process.env.FTF_TEST_LF_SECRET = 'lf-secret-value-1234';
+  process.env.FTF_TEST_LF_SECRET = 'Lf7Qz9Xw2Vb4Nk8Rt3Ys6Hd';
 });
 after(async () => {
   await new Promise<void>((r) => server.close(() => r()));
@@ -91,7 +91,8 @@ test('run --last-failed reruns only what failed against this target, kept per re
 
   // A clean run of the external target leaves its entry empty: nothing to rerun, never a green no-op.
   fakePlaywright(only('demo.health'));
-  assert.equal((await cli('run', '--no-report', '--target', external)).code, 0);
+  const clean = await cli('run', '--no-report', '--target', external);
+  assert.equal(clean.code, 0, clean.out + clean.err);
   r = await cli('run', '--no-report', '--target', external, '--last-failed');
   assert.equal(r.code, 2);
   assert.match(r.err, /nothing to rerun: no scenario failed when last run against http/);

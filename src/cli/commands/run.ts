@@ -199,7 +199,7 @@ export async function runSuite(
     await assertRunLeakFree({
       scanner,
       reportsRoot: paths.root,
-      outputDir: outputDirOf(opts.selection.extra ?? [], REPO_ROOT),
+      outputDir: outputDirOf(opts.selection.extra ?? [], REPO_ROOT, paths.root),
       secrets,
       basic,
     });

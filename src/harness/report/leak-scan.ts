@@ -141,14 +141,14 @@ export function cliSecretValues(secrets: readonly string[], basic: ReadonlyArray
   return [...secrets, ...basic.map((b) => Buffer.from(`${b.clientId}:${b.secret}`, 'utf8').toString('base64'))];
 }
 
-/** Playwright's output folder of a run: `--output` among the extra arguments, else the config's test-results. */
-export function outputDirOf(extraArgs: readonly string[], repoRoot: string): string {
+/** Playwright's output folder of a run: `--output` among the extra arguments, else the config's <reports>/test-results. */
+export function outputDirOf(extraArgs: readonly string[], repoRoot: string, reportsRoot: string): string {
   for (let i = 0; i < extraArgs.length; i++) {
     const a = extraArgs[i] as string;
     if (a.startsWith('--output=')) return resolve(repoRoot, a.slice('--output='.length));
     if (a === '--output' && extraArgs[i + 1]) return resolve(repoRoot, extraArgs[i + 1] as string);
   }
-  return resolve(repoRoot, 'test-results');
+  return resolve(reportsRoot, 'test-results');
 }
 
 /**
