@@ -2,7 +2,9 @@
  * The sharded CI flow end to end, as a CI user runs it (docs/ci/README.md): `run --shard 1/2` and
  * `run --shard 2/2` into their own reports folders (each a blob + selection.json), `merge` of the two into a
  * third, one verdict and exit code. The merged verdicts.json (per scenario and per clause), JUnit testcases
- * and Allure results must equal an unsharded run of the same selection. A merge missing a shard is not green.
+ * and Allure results must equal an unsharded run of the same selection.
+ * (A merge missing a part is not green: test/cli/shared-shards.test.ts runs that merge, shard-phases.test.ts names
+ * the missing shard.)
  *
  * Kept cheap: a --grep of 6 scenarios in 3 families, one worker per run, no Allure HTML (--no-report).
  */
@@ -49,8 +51,9 @@ function cli(reports: string, ...args: string[]): Promise<Cli> {
   });
 }
 
-test('sharded flow: 2 shards + merge give the unsharded verdict, JUnit and Allure results; a missing shard is not green', { timeout: 5 * RUN_MS }, async () => {
-  const [whole, s1, s2, merged, partial] = ['whole', 'shard-1', 'shard-2', 'merged', 'partial'].map((n) => join(dir, n)) as [string, string, string, string, string];
+test('sharded flow: 2 shards + merge give the unsharded verdict, JUnit and Allure results', { timeout: 4 * RUN_MS }, async () => {
+  const [whole, s1, s2, merged] = ['whole', 'shard-1', 'shard-2', 'merged'].map((n) => join(dir, n)) as [string, string, string, string];
+  // One after the other: at once they only share the same 2 cores (CPU-bound start-ups), and CI runs test files side by side.
   const unsharded = await cli(whole, 'run', '--grep', GREP, '--no-report');
   assert.equal(unsharded.code, 0, unsharded.out.slice(-3000));
   const first = await cli(s1, 'run', '--grep', GREP, '--shard', '1/2', '--no-report');
@@ -78,10 +81,4 @@ test('sharded flow: 2 shards + merge give the unsharded verdict, JUnit and Allur
   assert.ok(tests > SCENARIOS && tests < SCENARIOS * 2, `the production project runs some of the selection, not all (${tests} tests)`);
   assert.equal(allure.length, tests);
   assert.deepEqual(allureResults(merged), allure);
-
-  // One shard alone is not the run: the merge says which shard is missing and does not pass the gate.
-  const lonely = await cli(partial, 'merge', '--no-report', s1);
-  assert.equal(lonely.code, 1, lonely.out.slice(-3000));
-  assert.match(lonely.out, /PROBLEM shard 2\/2 missing/);
-  assert.equal(readVerdicts(partial).overall, 'non-conformant');
 });

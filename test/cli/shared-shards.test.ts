@@ -20,7 +20,7 @@ import { profileTimeouts, REFERENCE_PROFILE } from '../../src/harness/target/loa
 import { startReferenceServer, type RunningReference } from '../../src/reference/server.js';
 import { runCli } from '../hostile/cli-run.js';
 import { scratch } from './helpers.js';
-import { comparableVerdicts, junitCases, readVerdicts } from './verdict-compare.js';
+import { allureResults, comparableVerdicts, junitCases, readVerdicts } from './verdict-compare.js';
 
 const GREP = '^(token\\.(client-credentials|bearer-401|response|refresh-rotation|api-key|expiry)|idempotency\\.(replay|new-key)|checkpoints\\.(create|delete)|lifecycle\\.(issue-after-cutoff|default-date)|webhooks\\.register-delete|permissions\\.readonly-writes):';
 const dir = scratch('ftf-shared-shards-');
@@ -97,9 +97,11 @@ test('two shards at once + the exclusive phase against ONE server: no false fail
   assert.deepEqual(bad, [], 'no false failure');
   assert.deepEqual(comparableVerdicts(readVerdicts(merged)), comparableVerdicts(readVerdicts(whole)));
   assert.deepEqual(junitCases(merged), junitCases(whole));
+  assert.deepEqual(allureResults(merged), allureResults(whole), 'one Allure result per test, as unsharded');
 
   // Without the exclusive phase the merge is not green, and says what is missing.
   const partial = await cli(join(dir, 'partial'), 'merge', '--no-report', s1, s2);
   assert.equal(partial.code, 1, partial.out.slice(-2000));
   assert.match(partial.out, /PROBLEM the exclusive phase .* is missing/);
+  assert.equal(readVerdicts(join(dir, 'partial')).overall, 'non-conformant');
 });

@@ -4,12 +4,17 @@
  * would, in an empty folder where `npx ftf-conformance` is this checkout's bin, against a reference server started
  * here: every line must succeed. Only the placeholders a reader replaces are replaced (PLACEHOLDERS below): the
  * example API base, client id and client secret. The reports go to that folder (FTF_REPORTS_DIR).
+ *
+ * The README's steps 1 to 3 are a new user's path (`init --discover`, `doctor`, `run` with that profile against the
+ * running server): besides succeeding, the run fails nothing and skips only what `doctor` announced (newUserPath;
+ * this was a second catalogue run in test/cli/shared-target.test.ts, now proved on the pasted commands themselves).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { OutcomeEntry } from '../../src/harness/report/outcome-reporter.js';
 import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { startReferenceServer, type RunningReference } from '../../src/reference/server.js';
@@ -86,7 +91,26 @@ describe('runnable examples of the docs', () => {
         // Not spawnSync: the reference server answers from this process's event loop.
         const r = await bash(script, cwd, env);
         assert.equal(r.status, 0, `${file}:${block.line} failed when pasted:\n${r.out.slice(-5000)}`);
+        if (/init .*--discover/.test(script) && /\bdoctor\b/.test(script) && /ftf-conformance run\b/.test(script)) newUserPath(r.out, join(cwd, 'reports'));
       });
     }
   }
 });
+
+/**
+ * A new user's path on a correct server: `init --discover` found the entities and roles, `doctor` said ready, and the
+ * run with that profile failed or errored nothing and skipped only scenarios `doctor` announced as skipped.
+ */
+function newUserPath(out: string, reports: string): void {
+  assert.match(out, /discovered 2 entities; indication roles: primary=/);
+  assert.match(out, /doctor: ready/);
+  assert.equal(out.includes(server.secrets.clients['cc-alice']!), false, 'no secret printed');
+  const announced = new Set(out.split('\n').filter((l) => /^INFO +skipped \(/.test(l)).flatMap((l) => l.replace(/^.*?\): /, '').split(', ')));
+  const all = (JSON.parse(readFileSync(join(reports, 'outcomes.json'), 'utf8')) as { outcomes: OutcomeEntry[] }).outcomes;
+  assert.ok(all.filter((o) => o.status === 'passed').length > 40, 'the run ran the catalogue');
+  const bad = all.filter((o) => o.status === 'failed' || o.status === 'errored').map((o) => `${o.scenario}: ${o.status} ${o.reason ?? ''}`);
+  assert.deepEqual(bad, [], 'a profile doctor accepted never fails a correct server');
+  const surprises = all.filter((o) => o.status === 'skipped' && !announced.has(o.scenario)).map((o) => `${o.scenario}: ${o.reason ?? ''}`);
+  assert.deepEqual(surprises, [], 'every skip was announced by doctor');
+  assert.ok(all.some((o) => o.status === 'passed' && o.scenario === 'amounts.minimum-fractional') || announced.has('amounts.minimum-fractional'), 'the discovered fractional-minimum role is used or announced');
+}
