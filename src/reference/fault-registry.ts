@@ -101,6 +101,7 @@ const ROWS: Row[] = [
   ['expired-indication-uid-accepted', 'amounts', ['ERR-INDICATION-UID'], "yesterday's (rotated) uid of a Fixed indication is accepted"],
   // ---- lifecycle ----
   ['issued-at-request-time', 'lifecycle', ['ST-ISSUE-AFTER-CUTOFF'], 'a subscription is issued at the next request instead of after its cut-off'],
+  ['issued-seconds-after-request', 'lifecycle', ['ST-ISSUE-AFTER-CUTOFF'], 'a subscription is issued 3 seconds after the request (on the clock) instead of after its cut-off: a read right after the request still shows it Pending'],
   ['holding-uid-set-early', 'lifecycle', ['ST-HOLDING-AFTER-SUBSCRIPTION', 'EP-SUBSCRIPTION-LIST'], 'holdingUid is set when the subscription is created, before the holding exists'],
   ['cutoff-compared-in-utc', 'lifecycle', ['ST-ISSUE-AFTER-CUTOFF', 'ERR-SUBSCRIPTION-DATE'], "the cut-off is compared as the product's wall-clock cutoffTime read in UTC, not in its zone (cutoffDatetime still shows the right instant): east of Greenwich a date stays open and accepts subscriptions after its cut-off, west of it subscriptions are issued before their cut-off (needs the clock: control API)"],
   ['late-funding-not-moving-date', 'lifecycle', ['ST-LATE-FUNDING'], 'late funding is treated as on time: issued on the original date'],

@@ -135,6 +135,16 @@ export const SUBSCRIBE_PROBES: Probe[] = [
     },
   },
   {
+    fault: 'issued-seconds-after-request',
+    checks: 'a subscription made before cut-off is Pending right after the request and Issued 5 s later (clock)',
+    deviates: async (h) => {
+      const sub = (await h.subscribe()).body as Sub;
+      if ((await subscriptions(h)).find((s) => s.uid === sub.uid)?.status !== 'Pending') return false;
+      await h.sandbox('/clock/advance', { seconds: 5 });
+      return (await subscriptions(h)).find((s) => s.uid === sub.uid)?.status === 'Issued';
+    },
+  },
+  {
     fault: 'holding-uid-set-early',
     checks: 'a new Pending subscription has a holdingUid',
     deviates: async (h) => (await h.subscribe()).body.holdingUid !== null,

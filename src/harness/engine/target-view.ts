@@ -3,6 +3,7 @@
  * secret: credentials are listed by name with their kind and client_id (public OAuth identifiers) only.
  */
 import type { ResolvedTarget } from '../target/types.js';
+import { ISSUANCE_WATCH_DEFAULT_S } from '../target/bounds.js';
 
 export function targetView(t: ResolvedTarget): Record<string, unknown> {
   return {
@@ -32,6 +33,7 @@ export function targetView(t: ResolvedTarget): Record<string, unknown> {
       short_lived_token_max_s: t.timing.shortLivedTokenMaxS ?? null,
       expiry_leeway_s: t.timing.expiryLeewayS,
       uid_rotation_max_s: t.timing.uidRotationMaxS ?? null,
+      issuance_watch_s: t.timing.issuanceWatchS ?? ISSUANCE_WATCH_DEFAULT_S,
     },
     timeouts: {
       request_ms: t.timeouts.requestMs,

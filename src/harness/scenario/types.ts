@@ -111,7 +111,10 @@ export interface ListStep extends StepCommon {
     for_each?: string;
     until?: string;
     interval_ms?: number;
-    deadline_ms?: number;
+    /** Milliseconds, or a `${}` template giving them (from the profile). */
+    deadline_ms?: number | string;
+    /** With until: reaching the deadline is no failure (the state watched for must not come). */
+    watch?: boolean;
     status?: StatusSet;
     as?: string;
   };

@@ -138,15 +138,20 @@ export interface Timing {
   expiryLeewayS: number;
   /** Upper bound on how long a uid of the `rotating_uid` indication stays current (absent: no such test product). */
   uidRotationMaxS?: number;
+  /** How long a clock-less form watches a new subscription for an issuance that must not come (States rule 2). */
+  issuanceWatchS: number;
 }
+
+export const ISSUANCE_WATCH_DEFAULT_S = 10;
 
 export const EXPIRY_LEEWAY_DEFAULT_S = 2;
 
 /** The margin a clock-less form waits beyond a declared bound (uid rotation): one second. */
 export const ROTATION_MARGIN_S = 1;
 
-export function timingOf(t: { short_lived_token_max_s?: number; expiry_leeway_s?: number; uid_rotation_max_s?: number } = {}): Timing {
+export function timingOf(t: { short_lived_token_max_s?: number; expiry_leeway_s?: number; uid_rotation_max_s?: number; issuance_watch_s?: number } = {}): Timing {
   return {
+    issuanceWatchS: t.issuance_watch_s ?? ISSUANCE_WATCH_DEFAULT_S,
     ...(t.short_lived_token_max_s !== undefined ? { shortLivedTokenMaxS: t.short_lived_token_max_s } : {}),
     expiryLeewayS: t.expiry_leeway_s ?? EXPIRY_LEEWAY_DEFAULT_S,
     ...(t.uid_rotation_max_s !== undefined ? { uidRotationMaxS: t.uid_rotation_max_s } : {}),
@@ -158,8 +163,8 @@ export function timingOf(t: { short_lived_token_max_s?: number; expiry_leeway_s?
  * the leeway, amounts.indication-uid-rotated waits the uid rotation bound plus ROTATION_MARGIN_S, each besides
  * its own exchanges, so that wait plus REQUESTS_PER_SCENARIO exchanges must fit scenario_ms.
  */
-export function timingProblems(timing: Timing, t: Timeouts): Array<{ field: 'short_lived_token_max_s' | 'uid_rotation_max_s'; message: string; hint: string }> {
-  const problems: Array<{ field: 'short_lived_token_max_s' | 'uid_rotation_max_s'; message: string; hint: string }> = [];
+export function timingProblems(timing: Timing, t: Timeouts): Array<{ field: 'short_lived_token_max_s' | 'uid_rotation_max_s' | 'issuance_watch_s'; message: string; hint: string }> {
+  const problems: Array<{ field: 'short_lived_token_max_s' | 'uid_rotation_max_s' | 'issuance_watch_s'; message: string; hint: string }> = [];
   const exchanges = REQUESTS_PER_SCENARIO * t.requestMs;
   if (timing.shortLivedTokenMaxS !== undefined) {
     const need = (timing.shortLivedTokenMaxS + timing.expiryLeewayS) * 1000 + exchanges;
@@ -180,6 +185,14 @@ export function timingProblems(timing: Timing, t: Timeouts): Array<{ field: 'sho
         hint: `raise timeouts.scenario_ms to at least ${need} or name a test product whose uid rotates sooner`,
       });
     }
+  }
+  const watch = timing.issuanceWatchS * 1000 + exchanges;
+  if (watch > t.scenarioMs) {
+    problems.push({
+      field: 'issuance_watch_s',
+      message: `timing: watching issuance_watch_s ${timing.issuanceWatchS} s plus ${REQUESTS_PER_SCENARIO} × request_ms ${t.requestMs} exceeds scenario_ms ${t.scenarioMs}: the real-time watch for an early issuance would outlive its scenario`,
+      hint: `raise timeouts.scenario_ms to at least ${watch} or lower timing.issuance_watch_s`,
+    });
   }
   return problems;
 }

@@ -34,7 +34,7 @@ export interface RawProfile {
   /** Embedded profiles only: which generated secret of the reference server feeds which credential. */
   embedded?: { api_keys?: Record<string, string> };
   /** The target's own timing (clock-less forms of scenarios). */
-  timing?: { short_lived_token_max_s?: number; expiry_leeway_s?: number; uid_rotation_max_s?: number };
+  timing?: { short_lived_token_max_s?: number; expiry_leeway_s?: number; uid_rotation_max_s?: number; issuance_watch_s?: number };
   timeouts?: { request_ms?: number; poll_interval_ms?: number; poll_deadline_ms?: number; scenario_ms?: number; max_pages?: number; max_list_pages?: number };
 }
 

@@ -88,6 +88,6 @@ export interface ResolvedTarget {
   implementation?: { version?: string; versionHeader?: string };
   allowMutations: boolean;
   /** The target's own timing (profile `timing`): what clock-less forms of scenarios may wait for (bounds.ts Timing). */
-  timing: { shortLivedTokenMaxS?: number; expiryLeewayS: number; uidRotationMaxS?: number };
+  timing: { shortLivedTokenMaxS?: number; expiryLeewayS: number; uidRotationMaxS?: number; issuanceWatchS?: number };
   timeouts: { requestMs: number; pollIntervalMs: number; pollDeadlineMs: number; scenarioMs: number; maxPages: number; maxListPages: number };
 }

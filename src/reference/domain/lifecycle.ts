@@ -22,15 +22,19 @@ export function runLifecycle(domain: Domain): void {
     if (!spec) continue;
     moveIfFundedLate(domain, entry);
     const cutoff = indications.cutoffOf(spec, entry.record.subscriptionDate);
-    if (isPastCutoff(domain, now, cutoff) && isFundedBy(entry, cutoff)) due.push({ entry, cutoff });
+    if (isPastCutoff(domain, now, cutoff, entry) && isFundedBy(entry, cutoff)) due.push({ entry, cutoff });
   }
   due.sort((a, b) => a.cutoff - b.cutoff);
   for (const { entry } of due) issue(domain, entry);
 }
 
+/** The fault issued-seconds-after-request: how long after its request a subscription is issued. */
+export const EARLY_ISSUANCE_MS = 3000;
+
 /** States rule 2: issuance follows the cut-off, never the request. */
-function isPastCutoff(domain: Domain, now: number, cutoff: number): boolean {
-  return now >= cutoff || domain.faults.on('issued-at-request-time');
+function isPastCutoff(domain: Domain, now: number, cutoff: number, entry: SubscriptionEntry): boolean {
+  if (now >= cutoff || domain.faults.on('issued-at-request-time')) return true;
+  return domain.faults.on('issued-seconds-after-request') && now >= Date.parse(entry.record.createdAt) + EARLY_ISSUANCE_MS;
 }
 
 function isFundedBy(entry: SubscriptionEntry, cutoff: number): boolean {

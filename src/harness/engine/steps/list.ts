@@ -65,15 +65,27 @@ async function checked(ctx: StepContext, of: string, walk: () => Promise<ListWal
   }
 }
 
+/** deadline_ms: a number, or a template giving one from the profile (a positive integer). */
+function deadlineOf(raw: number | string | undefined, fallback: number, ctx: StepContext): number {
+  if (raw === undefined) return fallback;
+  const ms = typeof raw === 'number' ? raw : Number(toText(interpolateString(raw, ctx.vars)));
+  if (!Number.isInteger(ms) || ms < 1) {
+    throw new StepError(ENGINE_ERROR_CODES.step, `list: deadline_ms \`${String(raw)}\` is ${String(ms)}, not a positive integer`, { at: ctx.location, hint: 'give milliseconds, e.g. ${target.timing.issuance_watch_s * 1000}' });
+  }
+  return ms;
+}
+
 /** `until`: walk, judge, wait interval, walk again, within deadline_ms (defaults: the profile's poll bounds). */
 async function pollWalk(l: ListStep['list'] & { of: ListKey }, ctx: StepContext, find: WalkOptions['find']): Promise<ListWalk> {
   const t = ctx.engine.target.timeouts;
   const interval = l.interval_ms ?? t.pollIntervalMs;
-  const deadlineMs = l.deadline_ms ?? t.pollDeadlineMs;
+  const deadlineMs = deadlineOf(l.deadline_ms, t.pollDeadlineMs, ctx);
   const deadline = ctx.now() + deadlineMs;
   for (let attempt = 1; ; attempt++) {
     const walk = await checked(ctx, l.of, () => walkList(ctx, l.of, l.request, { ...(find ? { find } : {}), maxTimeoutMs: () => Math.max(1, deadline - ctx.now()) }));
     if (ctx.truth(l.until as string, { list: walk, attempt })) return walk;
+    // A watch looks for what must not happen: the deadline passing without it is the expected end.
+    if (l.watch && ctx.now() + interval >= deadline) return walk;
     if (ctx.now() + interval >= deadline) {
       throw new StepError(ENGINE_ERROR_CODES.bound,
         `list ${l.of} ${walk.method} ${ctx.redact(walk.url)}: \`${l.until}\` still false at the deadline (${deadlineMs} ms, ${attempt} walk(s) of ${walk.pages} page(s) at most, every ${interval} ms); last page ${walk.status}`,
