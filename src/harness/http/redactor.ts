@@ -27,6 +27,17 @@ import { MIN_SPELLING_LENGTH, textSpellings } from './spellings.js';
 import { mayHoldStructural, redactStructural } from '../report/structural-redaction.js';
 
 export const MIN_SECRET_LENGTH = MIN_SPELLING_LENGTH;
+/** Spellings longer than this are needles by their first HEAD characters (see needleSearch). */
+const LONG_SPELLING = 1024;
+const HEAD = 256;
+
+/** Where the text stops spelling `full` from `start` on (the end of the matched part). */
+function matchedUpTo(text: string, start: number, full: string): number {
+  let i = 0;
+  while (i < full.length && start + i < text.length && text.charCodeAt(start + i) === full.charCodeAt(i)) i++;
+  return start + i;
+}
+
 /** What the text becomes when redaction itself fails: never the text. */
 export const REDACTION_FAILED = 'REDACTION_FAILED';
 
@@ -78,7 +89,7 @@ export class Redactor {
    */
   private readonly fragments = new Map<string, Fragment>();
   /** The search over spellings (ids below `spellings`) and fragments, rebuilt on the next search after a new value. */
-  private search: { set: NeedleSet; needles: string[]; spellings: number } | undefined;
+  private search: { set: NeedleSet; needles: string[]; spellings: number; heads: Map<string, string[]> } | undefined;
   private readonly listeners: Array<(spellings: string[]) => void> = [];
 
   /**
@@ -285,7 +296,19 @@ export class Redactor {
     for (const h of search.set.search(text)) {
       const needle = search.needles[h.id] as string;
       if (h.id < search.spellings) {
-        if (onSpelling(needle, h.start, h.end)) return;
+        const heads = search.heads.get(needle);
+        if (!heads) {
+          if (onSpelling(needle, h.start, h.end)) return;
+          continue;
+        }
+        // The head of long spellings: the text spells the longest of them as far as it goes.
+        let best = heads[0] as string;
+        let end = h.end;
+        for (const full of heads) {
+          const e = matchedUpTo(text, h.start, full);
+          if (e > end) [best, end] = [full, e];
+        }
+        if (onSpelling(best, h.start, end)) return;
         continue;
       }
       const fragment = this.fragments.get(needle) as Fragment;
@@ -324,9 +347,26 @@ export class Redactor {
   private needleSearch(): NonNullable<Redactor['search']> | undefined {
     if (this.search) return this.search;
     if (this.spellings.size === 0) return undefined;
-    const whole = [...this.spellings.keys()];
+    // A spelling longer than LONG_SPELLING is searched by its first HEAD characters and followed in the text
+    // from there: a 41 KiB JWT's dozen spellings cost a few KiB of automaton, not half a MiB (built again on
+    // every token learnt, in every worker).
+    const heads = new Map<string, string[]>();
+    const whole: string[] = [];
+    for (const spelling of this.spellings.keys()) {
+      if (spelling.length <= LONG_SPELLING) {
+        whole.push(spelling);
+        continue;
+      }
+      const head = spelling.slice(0, HEAD);
+      const group = heads.get(head);
+      if (group) group.push(spelling);
+      else {
+        heads.set(head, [spelling]);
+        whole.push(head);
+      }
+    }
     const needles = [...whole, ...this.fragments.keys()];
-    this.search = { set: new NeedleSet(needles), needles, spellings: whole.length };
+    this.search = { set: new NeedleSet(needles), needles, spellings: whole.length, heads };
     return this.search;
   }
 
