@@ -57,8 +57,13 @@ export function searchCanaries(canaries: Canary[], places: Place[], minLength = 
   return [...hits].sort();
 }
 
-/** Scenarios whose first exchanges are one token request and one API request (and one whose client's token request stalls); the CLI's reachability probe takes one API answer too. */
-export const CANARY_GREP = '\\b(resources\\.(health|currency|holidays|entities)|permissions\\.readonly-writes):';
+/**
+ * Scenarios whose first exchanges are a token request and an API request (one whose client's token request
+ * stalls; the CLI's reachability probe takes one API answer too): seven token requests of the primary client,
+ * the first four take the stub's spelling kinds (canary-stub.ts), the later ones ordinary tokens, whose API
+ * calls meet the canary's four failures.
+ */
+export const CANARY_GREP = '\\b(resources\\.(health|currency|holidays|entities|cells|entity-users|holdings)|permissions\\.readonly-writes):';
 
 export function plantedCanaries(values: Record<string, string>): Canary[] {
   const ids: Record<string, string> = {
