@@ -92,6 +92,22 @@ describe('list step: every page, whatever the paging kind', () => {
     assert.equal(stub.requests.length - before, 1);
   });
 
+  it('watch: true ends at its deadline (a template from the profile) without failing; without it the deadline fails', async () => {
+    const yaml = (watch: string) => `
+id: t.watch
+title: watch
+covers: [T-ONE]
+steps:
+  - list: { of: subscriptions, request: { method: GET, path: /cur }, find: entry.uid == 'u5', until: "list.found.uid == 'nobody'",${watch} deadline_ms: '\${num(target.timing.issuance_watch_s * 50)}', interval_ms: 100, as: subs }
+  - expect: { of: subs, where: ["subs.found.uid == 'u5'"] }
+`;
+    const target = targetWith(listPagingOf({ kind: 'cursor', param: 'after', next: '/next' }), '/data');
+    const watched = await run(scenarioFromYaml(yaml(' watch: true,')), { ...target, timing: { ...target.timing, issuanceWatchS: 10 } });
+    assert.equal(watched.error, undefined, watched.error?.message);
+    const polled = await run(scenarioFromYaml(yaml('')), { ...target, timing: { ...target.timing, issuanceWatchS: 10 } });
+    assert.match(polled.error?.message ?? '', /still false at the deadline \(500 ms/);
+  });
+
   it('find stops at the first page holding the record', async () => {
     const before = stub.requests.length;
     const r = await run(scenarioFromYaml(`
