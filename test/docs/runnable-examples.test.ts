@@ -104,10 +104,13 @@ describe('runnable examples of the docs', () => {
 function newUserPath(out: string, reports: string): void {
   assert.match(out, /discovered 2 entities; indication roles: primary=/);
   assert.match(out, /doctor: ready/);
-  assert.equal(out.includes(server.secrets.clients['cc-alice']!), false, 'no secret printed');
-  const announced = new Set(out.split('\n').filter((l) => /^INFO +skipped \(/.test(l)).flatMap((l) => l.replace(/^.*?\): /, '').split(', ')));
+  // bash -x echoes each pasted line ('+ export FTF_PRIMARY_CLIENT_SECRET=…'): only what the commands printed counts.
+  const printed = out.split('\n').filter((l) => !l.startsWith('+')).join('\n');
+  assert.equal(printed.includes(server.secrets.clients['cc-alice']!), false, 'no secret printed');
+  const announced = new Set(out.split('\n').filter((l) => /^INFO +skipped \(/.test(l)).flatMap((l) => l.replace(/^.*\): /, '').split(', ')));
   const all = (JSON.parse(readFileSync(join(reports, 'outcomes.json'), 'utf8')) as { outcomes: OutcomeEntry[] }).outcomes;
-  assert.ok(all.filter((o) => o.status === 'passed').length > 40, 'the run ran the catalogue');
+  const passed = all.filter((o) => o.status === 'passed').length;
+  assert.ok(passed > 20, `the run ran the catalogue (${passed} passed of ${all.length}; one client: what needs a second user or another credential skips)`);
   const bad = all.filter((o) => o.status === 'failed' || o.status === 'errored').map((o) => `${o.scenario}: ${o.status} ${o.reason ?? ''}`);
   assert.deepEqual(bad, [], 'a profile doctor accepted never fails a correct server');
   const surprises = all.filter((o) => o.status === 'skipped' && !announced.has(o.scenario)).map((o) => `${o.scenario}: ${o.reason ?? ''}`);
