@@ -34,7 +34,7 @@ function reportsWith(values: string[], registered: string[]): string {
   const now = Date.now();
   for (let i = 0; i < RESULTS; i++) {
     const attachment = `${randomUUID()}-attachment.txt`;
-    writeFileSync(join(dir, attachment), `GET /api/v1/x\nauthorization: Bearer ${values[i % values.length]}\n${values.join('\n')}`);
+    writeFileSync(join(dir, attachment), `GET /api/v1/x\nseen: ${values[i % values.length]}\n${values.join('\n')}`);
     writeFileSync(join(dir, `${randomUUID()}-result.json`), JSON.stringify({
       uuid: randomUUID(), historyId: `h${i}`, name: `scenario ${i}`, fullName: `specs/bench.yaml#scenario ${i}`, status: 'failed', stage: 'finished', start: now, stop: now + 5,
       statusDetails: { message: `seen: ${values.join(' ')}`, trace: values[i % values.length] },
@@ -48,14 +48,14 @@ function reportsWith(values: string[], registered: string[]): string {
 
 const bytesUnder = (dir: string): number => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).reduce((n, d) => n + statSync(join(d.parentPath, d.name)).size, 0);
 
-async function reportMs(root: string): Promise<{ ms: number; code: number | null }> {
+async function reportMs(root: string): Promise<{ ms: number; code: number | null; stderr: string }> {
   rmSync(join(root, 'allure-report'), { recursive: true, force: true });
   const started = performance.now();
   const r = await runBounded([join(REPO_ROOT, 'bin/ftf-conformance.mjs'), 'report', '--scan'], {
     env: { ...process.env, FTF_REPORTS_DIR: root, FTF_QUARANTINE_DIR: join(root, 'quarantine'), FORCE_COLOR: '0' },
     timeoutMs: 900_000,
   });
-  return { ms: performance.now() - started, code: r.exitCode };
+  return { ms: performance.now() - started, code: r.exitCode, stderr: r.stderr };
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -79,7 +79,7 @@ export const reportTokensBenchmark: Benchmark = {
         if (leaking.code !== 3) throw new Error(`report --scan over the tokens exited ${leaking.code}, expected 3 (a leak found)`);
         a.push(leaking.ms);
         const clean = await reportMs(plain);
-        if (clean.code !== 0) throw new Error(`report --scan over the plain results exited ${clean.code}`);
+        if (clean.code !== 0) throw new Error(`report --scan over the plain results exited ${clean.code}: ${clean.stderr.slice(-600)}`);
         b.push(clean.ms);
       }
       const detail = `${(median(a) / 1000).toFixed(1)} s vs ${(median(b) / 1000).toFixed(1)} s over ${(size / 2 ** 20).toFixed(1)} MiB of results, ${TOKENS} tokens of ${TOKEN_KIB} KiB (medians of ${rounds})`;

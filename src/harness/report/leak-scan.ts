@@ -33,9 +33,31 @@ export interface LeakScanOptions {
   maxBytes?: number;
 }
 
-// Anchored at a run's start: without the lookbehind the engine retries from every character of every shorter
-// run (quadratic in the run length, most of the scan's time on a JSON report).
-const BASE64_BLOB = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}/g;
+/** Base64 characters (A-Z a-z 0-9 + /) by code unit. */
+const B64 = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') B64[c.charCodeAt(0)] = 1;
+
+/**
+ * Every maximal run of 24+ base64 characters (with its `=` padding), by a plain scan: a RegExp over the
+ * multi-MiB base64 runs an Allure HTML embeds overflowed V8's stack (`report --scan` ended in an internal error).
+ */
+function* base64Blobs(text: string): Generator<string> {
+  const len = text.length;
+  let i = 0;
+  while (i < len) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || B64[c] !== 1) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < len && text.charCodeAt(i) < 128 && B64[text.charCodeAt(i)] === 1) i++;
+    let end = i;
+    while (end < len && end - i < 2 && text.charCodeAt(end) === 61) end++;
+    if (i - start >= 24) yield text.slice(start, end);
+    i = end > i ? end : i;
+  }
+}
 
 /** Every regular file under the given roots (missing roots are skipped). */
 export function filesUnder(roots: string[]): string[] {
@@ -66,8 +88,8 @@ export function leakIn(text: string, digests: DigestSet, pieces?: Redactor): str
   if (cut) return cut;
   const structural = findStructural(text);
   if (structural) return `an unredacted ${structural} value`;
-  for (const m of text.matchAll(BASE64_BLOB)) {
-    const bytes = Buffer.from(m[0], 'base64');
+  for (const blob of base64Blobs(text)) {
+    const bytes = Buffer.from(blob, 'base64');
     if (isZip(bytes)) {
       const inZip = leakInZip(bytes, digests, pieces);
       if (inZip) return `${inZip} (in an embedded zip)`;
