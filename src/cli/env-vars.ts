@@ -28,6 +28,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_ALLURE_TIMEOUT_MS', text: 'bound of the Allure HTML build (`allure generate`) in ms, default 300000: past it the build is killed and FTF_E_ALLURE_TIMEOUT says so (the verdict stands)' },
   { name: 'FTF_EMBEDDED_START_MS', text: 'start-up bound of an embedded reference server, in ms (positive integer)' },
   { name: 'FTF_NO_CONTROL', text: '`1`: the Playwright config adds the opt-in project `no-control` (the reference without the control API; docs/target-profiles.md)' },
+  { name: 'FTF_CLIENT_CLAUSE_URL', text: 'link template for CL-* clause ids in the client Allure results, `{id}` replaced (default `client-clauses.yaml#{id}`)' },
   { name: 'FTF_CLAUSE_URL', text: 'link template for clause ids in Allure, `{id}` replaced (default `clauses.yaml#{id}`)' },
   { name: 'FTF_BLOB_REPORT', text: 'set: Playwright also writes a blob report (`reports/blob-report`) for `merge-reports` of sharded runs' },
   { name: 'FTF_FC_RUNS', text: 'runs per fast-check paging property (integer >= 1)' },

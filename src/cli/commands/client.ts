@@ -202,7 +202,7 @@ export const clientCommand: Command = {
       { flag: '--client-name', value: 'NAME', text: 'the client\'s name in the certificate', default: 'the command' },
       { flag: '-- COMMAND', positional: true, text: '(run) the command that runs your client' },
     ],
-    env: ['FTF_SIGNING_KEY_FILE'],
+    env: ['FTF_SIGNING_KEY_FILE', 'FTF_CLIENT_CLAUSE_URL'],
     examples: [
       { text: 'certify the example client', command: 'ftf-conformance client run --plan full --certify --client-name example -- node examples/client/main.js' },
       { text: 'grade the example client', command: 'ftf-conformance client run --plan full -- node examples/client/main.js' },
