@@ -75,6 +75,16 @@ describe('Redactor', () => {
     assert.equal(r.redactText('redirect-code-1 header-secret-1 engine-made-token-1'), '[REDACTED:CODE] [REDACTED:CLIENT_SECRET] [REDACTED:ACCESS_TOKEN]');
   });
 
+  it('a Basic header with the secret left out ("cc-alice:") learns nothing: the client id and its base64 are public', () => {
+    const r = new Redactor();
+    const idOnly = Buffer.from('cc-alice:').toString('base64');
+    r.learnFromHeaders({ authorization: `Basic ${idOnly}` });
+    assert.equal(r.size, 0);
+    // A curl line naming the client id, base64-encoded as an attachment is: not a secret at any alignment.
+    const curl = Buffer.from('-u "cc-alice:${FTF_PRIMARY_CLIENT_SECRET}"').toString('base64');
+    assert.equal(r.redactText(`${idOnly} ${curl} cc-alice`), `${idOnly} ${curl} cc-alice`);
+  });
+
   it('an explicit label replaces a learned one, but not the other way round', () => {
     const r = new Redactor();
     r.learnFromBody({ access_token: 'tok-123456' });

@@ -393,6 +393,9 @@ export class Redactor {
     const colon = decoded.indexOf(':');
     if (colon < 0) return this.learn(b64, 'AUTHORIZATION');
     const secret = decoded.slice(colon + 1);
+    // `client_id:` with no secret (a request that leaves the secret out on purpose) holds nothing secret: learning
+    // its base64 would make the public client id's base64 a "secret" that every curl attachment naming it spells.
+    if (secret === '') return;
     this.learn(secret, 'CLIENT_SECRET');
     if (!this.entries.has(secret)) return this.learn(b64, 'AUTHORIZATION');
     this.basics.set(b64, { clientId: decoded.slice(0, colon), secret });
