@@ -48,13 +48,13 @@ function refusal(f: string): string {
 describe('profile timing', () => {
   it('a short_lived credential with its bound loads; the target and its view carry the timing', () => {
     const t = loadTargetProfile(file(profile(short, 'timing: { short_lived_token_max_s: 5, expiry_leeway_s: 1 }\n')), { env: ENV });
-    assert.deepEqual(t.timing, { shortLivedTokenMaxS: 5, expiryLeewayS: 1 });
-    assert.deepEqual(targetView(t).timing, { short_lived_token_max_s: 5, expiry_leeway_s: 1, uid_rotation_max_s: null });
+    assert.deepEqual(t.timing, { shortLivedTokenMaxS: 5, expiryLeewayS: 1, issuanceWatchS: 10 });
+    assert.deepEqual(targetView(t).timing, { short_lived_token_max_s: 5, expiry_leeway_s: 1, uid_rotation_max_s: null, issuance_watch_s: 10 });
   });
 
   it('without timing the leeway defaults and no short-lived bound is claimed', () => {
     const t = loadTargetProfile(file(profile('', '')), { env: ENV });
-    assert.deepEqual(t.timing, { expiryLeewayS: 2 });
+    assert.deepEqual(t.timing, { expiryLeewayS: 2, issuanceWatchS: 10 });
     assert.equal((targetView(t).timing as Record<string, unknown>).short_lived_token_max_s, null);
   });
 
@@ -79,7 +79,7 @@ describe('profile timing', () => {
   it('indications.rotating_uid and timing.uid_rotation_max_s come together; the view carries the bound; its wait nests in scenario_ms', () => {
     const rotating = (bottom: string) => profile('', `indications: { primary: P, rotating_uid: R }\n${bottom}`);
     const t = loadTargetProfile(file(rotating('timing: { uid_rotation_max_s: 3 }\n')), { env: ENV });
-    assert.deepEqual(t.timing, { expiryLeewayS: 2, uidRotationMaxS: 3 });
+    assert.deepEqual(t.timing, { expiryLeewayS: 2, uidRotationMaxS: 3, issuanceWatchS: 10 });
     assert.equal((targetView(t).timing as Record<string, unknown>).uid_rotation_max_s, 3);
     assert.match(refusal(file(rotating(''))), /timing\.uid_rotation_max_s .*indications\.rotating_uid needs timing\.uid_rotation_max_s/s);
     assert.match(refusal(file(profile('', 'indications: { primary: P }\ntiming: { uid_rotation_max_s: 3 }\n'))), /needs indications\.rotating_uid/);
