@@ -42,4 +42,17 @@ export default tseslint.config(
     files: ['src/harness/checks/**/*.ts', 'src/harness/scenario/**/*.ts', 'src/harness/rules/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE, { group: ['**/engine/**'], message: 'checks/, scenario/ and rules/ sit below engine/: move what both need into a lower module (expressions/, schemas/).' }] }] },
   },
+  // report/ by concern (docs/architecture.md): records <- verdicts <- outputs; redaction/ and reports-folder/ are leaves.
+  {
+    files: ['src/harness/report/records/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE, { group: ['**/report/verdicts/**', '**/report/outputs/**', '../verdicts/**', '../outputs/**'], message: 'report/records/ sits below verdicts/ and outputs/: a record never depends on what is made of it.' }] }] },
+  },
+  {
+    files: ['src/harness/report/verdicts/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE, { group: ['**/report/outputs/**', '../outputs/**'], message: 'report/verdicts/ sits below outputs/: verdicts are made from records, outputs from verdicts.' }] }] },
+  },
+  {
+    files: ['src/harness/report/redaction/**/*.ts', 'src/harness/report/reports-folder/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS_NOT_REFERENCE, { group: ['../records/**', '../verdicts/**', '../outputs/**'], message: 'report/redaction/ and report/reports-folder/ are leaves of report/: they import no record, verdict or output.' }] }] },
+  },
 );

@@ -8,7 +8,7 @@
  * mode 'production' and fixtures/targets/reference-production.yaml: no control API, API keys refused; the
  * production guard skips mutating scenarios), which runs only the tests tagged @production: those whose run
  * can differ by environment (src/harness/scenario/environment.ts; the reports count the others as "sandbox
- * only", report/test-tally.ts). The worker fixture (specs/fixtures.ts) reads `metadata`.
+ * only", report/verdicts/test-tally.ts). The worker fixture (specs/fixtures.ts) reads `metadata`.
  * Against an external target (FTF_TARGET set) every worker shares ONE server, so the catalogue is cut in two
  * phases (SHARED_TARGET_PROJECTS): `shared` runs everything that may run side by side, with all workers;
  * then `exclusive` runs, one scenario at a time, the scenarios that change state the others depend on (the
@@ -34,7 +34,7 @@ process.env.NODE_OPTIONS = workerNodeOptions(process.env.NODE_OPTIONS);
 // '.ts' in the repository (Playwright transpiles), '.js' when this config runs compiled in the installed package
 // (dist/, scripts/build-package.mjs): the test files and reporters below are named with the same extension.
 const ext = import.meta.url.endsWith('.js') ? 'js' : 'ts';
-// FTF_REPORTS_DIR moves every report (same variable as src/harness/report/paths.ts); self-tests use temp folders.
+// FTF_REPORTS_DIR moves every report (same variable as src/harness/report/reports-folder/paths.ts); self-tests use temp folders.
 const reports = (process.env.FTF_REPORTS_DIR ?? 'reports').replace(/\/+$/, '');
 
 type Project = NonNullable<PlaywrightTestConfig['projects']>[number];
@@ -95,22 +95,22 @@ export default defineConfig({
   // Inside the reports folder (one run at a time holds it: reports-lock.ts): runs with their own reports folders never
   // clear or scan each other's output (a shared <repo>/test-results did both), and Playwright's .last-run.json is per folder.
   outputDir: `${reports}/test-results`,
-  // The redaction boundary (src/harness/report/redacting-reporter.ts): the only reporter Playwright sees. It
+  // The redaction boundary (src/harness/report/outputs/redacting-reporter.ts): the only reporter Playwright sees. It
   // builds the reporters below and redacts everything before they get it; add a reporter by adding a line here.
-  // No junit reporter: reports/junit.xml is written by the CLI from the verdicts (src/harness/report/junit.ts).
+  // No junit reporter: reports/junit.xml is written by the CLI from the verdicts (src/harness/report/outputs/junit.ts).
   reporter: [
     [
-      `./src/harness/report/redacting-reporter.${ext}`,
+      `./src/harness/report/outputs/redacting-reporter.${ext}`,
       {
         digestsFile: `${reports}/secret-digests.json`,
         reporters: [
           [ci ? 'line' : 'list'],
           ['html', { outputFolder: `${reports}/playwright-html`, open: 'never' }],
           ['json', { outputFile: `${reports}/results.json` }],
-          // Every test's outcome record (src/harness/report/outcome.ts, the reader every report uses) as one file.
-          [`./src/harness/report/outcome-reporter.${ext}`, { outputFile: `${reports}/outcomes.json` }],
-          // allure-playwright with a writer that does not fsync each file (src/harness/report/allure-reporter.ts).
-          [`./src/harness/report/allure-reporter.${ext}`, { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
+          // Every test's outcome record (src/harness/report/records/outcome.ts, the reader every report uses) as one file.
+          [`./src/harness/report/outputs/outcome-reporter.${ext}`, { outputFile: `${reports}/outcomes.json` }],
+          // allure-playwright with a writer that does not fsync each file (src/harness/report/outputs/allure-reporter.ts).
+          [`./src/harness/report/outputs/allure-reporter.${ext}`, { resultsDir: `${reports}/allure-results`, detail: true, suiteTitle: false }],
           // `run --shard` sets FTF_BLOB_REPORT: a redacted blob that `ftf-conformance merge` replays through this config.
           ...(process.env.FTF_BLOB_REPORT ? [['blob', { outputDir: `${reports}/blob-report` }] as ReporterDescription] : []),
         ] satisfies ReporterDescription[],

@@ -5,7 +5,7 @@
  * specs/fixtures.ts). The projects and the tests each one runs come from the plan file named by
  * FTF_MUTATION_PLAN (written by src/selftest/mutation.ts); without it: clean + every sandbox fault, full suite.
  * Reporters: only Playwright's JSON report (parsed by the runner) and a dot line for progress, both behind the
- * redaction boundary (src/harness/report/redacting-reporter.ts) like every other run.
+ * redaction boundary (src/harness/report/outputs/redacting-reporter.ts) like every other run.
  */
 import { dirname, join } from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
@@ -34,7 +34,7 @@ export default defineConfig({
   maxFailures: 0,
   reporter: [
     [
-      './src/harness/report/redacting-reporter.ts',
+      './src/harness/report/outputs/redacting-reporter.ts',
       { digestsFile: join(dirname(plan.reportFile), 'mutation-secret-digests.json'), reporters: [['dot'], ['json', { outputFile: plan.reportFile }]] },
     ],
   ],

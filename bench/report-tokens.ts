@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
-import { addToDigestFile, DIGESTS_FILE } from '../src/harness/report/secret-digests.js';
+import { addToDigestFile, DIGESTS_FILE } from '../src/harness/report/redaction/secret-digests.js';
 import { runBounded } from '../src/selftest/catalogue-run.js';
 import type { Benchmark } from './lib/summary.js';
 

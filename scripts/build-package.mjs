@@ -48,7 +48,7 @@ for (const file of ['ftf-interface-spec.md', 'clauses.yaml']) {
 
 // The compiled tree's own package.json: "type": "module" for the .js files, and the name and version that reports
 // and certificates read from <root>/package.json.
-// `commit`: the git commit built from (certificates name it: src/harness/report/harness-identity.ts), 'unknown' outside git.
+// `commit`: the git commit built from (certificates name it: src/harness/report/outputs/harness-identity.ts), 'unknown' outside git.
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' });
 const commit = git.status === 0 && git.stdout.trim() ? git.stdout.trim() : 'unknown';

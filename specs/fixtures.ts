@@ -25,9 +25,9 @@ import { transportKind } from '../src/harness/http/transport-choice.js';
 import { RecordingTransport } from '../src/harness/http/recorder.js';
 import { boundedRecording, exchangeBatches, harSink, summaryComment, type ExchangeBatches } from '../src/harness/http/sinks.js';
 import { Redactor } from '../src/harness/http/redactor.js';
-import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/record-outcome.js';
-import { encodeOutcome } from '../src/harness/report/outcome.js';
-import { versionSink } from '../src/harness/report/implementation.js';
+import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/records/record-outcome.js';
+import { encodeOutcome } from '../src/harness/report/records/outcome.js';
+import { versionSink } from '../src/harness/report/records/implementation.js';
 import type { Exchange, RecordingSummary, Transport } from '../src/harness/http/types.js';
 import { loadScenarioSuiteOnce } from '../src/harness/scenario/suite-cache.js';
 import type { SchemaRegistry } from '../src/harness/schemas/types.js';
@@ -39,9 +39,9 @@ import { embeddedStartBoundMs, targetOfBinding, type EmbeddedLaunch } from '../s
 import { BROKER_ENV, launchRequested, requestServer, type LaunchRequest } from '../src/embedded/broker.js';
 import type { Capability, ResolvedTarget } from '../src/harness/target/types.js';
 import { FtfError } from '../src/shared/errors.js';
-import { announceSecrets } from '../src/harness/report/secret-digests.js';
-import { redactError } from '../src/harness/report/redact-error.js';
-import { redactStructural } from '../src/harness/report/structural-redaction.js';
+import { announceSecrets } from '../src/harness/report/redaction/secret-digests.js';
+import { redactError } from '../src/harness/report/redaction/redact-error.js';
+import { redactStructural } from '../src/harness/report/redaction/structural-redaction.js';
 
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -141,7 +141,7 @@ async function pointAtScenario<T>(fn: () => Promise<T>, title: string, location:
       const frames = firstFrame < 0 || e instanceof FtfError ? [] : lines.slice(firstFrame);
       // Step errors carry an actionable hint; check failures' generic hint adds nothing to the message.
       if (e instanceof FtfError && e.hint && e.code !== 'FTF_E_CHECK_FAILED') message.push(`hint: ${e.hint}`);
-      // The stable code for the reader; reports classify from the outcome record (src/harness/report/outcome.ts), not this text.
+      // The stable code for the reader; reports classify from the outcome record (src/harness/report/records/outcome.ts), not this text.
       if (e instanceof FtfError) message.push(`code: ${e.code}`);
       e.stack = [...message, `    at ${location.file}:${location.line}:${location.column}`, ...frames].join('\n');
       Object.defineProperty(e, POINTED, { value: true });

@@ -14,10 +14,10 @@
 import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NotApplicable } from '../src/harness/engine/errors.js';
-import { allureMetadataFor } from '../src/harness/report/allure.js';
-import { encodeOutcome } from '../src/harness/report/outcome.js';
-import { outcomeFromError, passedOutcome } from '../src/harness/report/record-outcome.js';
-import { redactError } from '../src/harness/report/redact-error.js';
+import { allureMetadataFor } from '../src/harness/report/outputs/allure.js';
+import { encodeOutcome } from '../src/harness/report/records/outcome.js';
+import { outcomeFromError, passedOutcome } from '../src/harness/report/records/record-outcome.js';
+import { redactError } from '../src/harness/report/redaction/redact-error.js';
 import { FtfError } from '../src/shared/errors.js';
 import { describeProblem } from '../src/harness/scenario/load.js';
 import { loadSelection, scenarioTestTags, selectionFromEnv } from '../src/harness/scenario/selection.js';
@@ -107,7 +107,7 @@ export function declareScenarioTests(guard?: GuardTarget): void {
         // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
         // One runtime message for all of them (each message is an attachment, i.e. a Playwright step).
         if (allureMeta.links.length) await (await import('allure-js-commons')).links(...allureMeta.links);
-        // The one place a scenario's outcome is written, as data (src/harness/report/outcome.ts).
+        // The one place a scenario's outcome is written, as data (src/harness/report/records/outcome.ts).
         const context = { covers: scenario.covers, evidence, checks };
         try {
           const { runScenario } = await import('../src/harness/engine/run.js');

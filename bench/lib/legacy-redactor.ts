@@ -41,7 +41,7 @@ export class Redactor {
 
   /**
    * Called with every new spelling as it is registered or learned. The test fixture hands their digests to
-   * the reporters (src/harness/report/secret-digests.ts), which run in another process and must redact too.
+   * the reporters (src/harness/report/redaction/secret-digests.ts), which run in another process and must redact too.
    */
   onSpellings(listener: (spellings: string[]) => void): void {
     this.listeners.push(listener);

@@ -5,7 +5,7 @@
  * scenarios so coverage and the mutation matrix count them. FTF_FC_RUNS / FTF_FC_SEED / FTF_FC_PATH override.
  */
 import type { TestInfo } from '@playwright/test';
-import type { Evidence } from '../../src/harness/report/record-outcome.js';
+import type { Evidence } from '../../src/harness/report/records/record-outcome.js';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
 import { test, type PagingFixture } from './fixtures.js';
 import { PAGING_CLAUSES, propertyTest } from '../../src/harness/properties/catalogue.js';
@@ -18,7 +18,7 @@ const DEFAULT_RUNS = 25;
 const ALL: readonly PagingClause[] = PAGING_CLAUSES;
 const details = propertyDetails;
 
-/** Runs the property and writes its outcome record (src/harness/report/outcome.ts) like the YAML scenarios do. */
+/** Runs the property and writes its outcome record (src/harness/report/records/outcome.ts) like the YAML scenarios do. */
 async function runProperty(title: string, fence: 'event' | 'head', target: ResolvedTarget, paging: PagingFixture, testInfo: TestInfo): Promise<void> {
   await withOutcome(ALL, testInfo, (evidence) => runPropertyOnce(title, fence, target, paging, testInfo, evidence));
 }

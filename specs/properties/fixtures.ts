@@ -10,7 +10,7 @@
 import { createAuthClient } from '../../src/harness/auth/client.js';
 import { RecordingTransport } from '../../src/harness/http/recorder.js';
 import { Redactor } from '../../src/harness/http/redactor.js';
-import { announceSecrets } from '../../src/harness/report/secret-digests.js';
+import { announceSecrets } from '../../src/harness/report/redaction/secret-digests.js';
 import { cliAllowsMutations, guardProductionWrites } from '../../src/harness/target/guard.js';
 import { test as base } from '../fixtures.js';
 import { EventsApi } from '../../src/harness/properties/events-api.js';

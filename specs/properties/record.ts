@@ -1,7 +1,7 @@
 /**
  * What the property specs share: the test details (tags, clause annotations like the YAML scenarios, so
  * coverage and the mutation matrix count them) and the outcome record every test writes
- * (src/harness/report/outcome.ts), passed or failed.
+ * (src/harness/report/records/outcome.ts), passed or failed.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +9,8 @@ import type { TestInfo } from '@playwright/test';
 import type { CheckResult } from '../../src/harness/checks/types.js';
 import { propertyTest } from '../../src/harness/properties/catalogue.js';
 import { extraTestTags, loadSelection, selectionFromEnv } from '../../src/harness/scenario/selection.js';
-import { encodeOutcome } from '../../src/harness/report/outcome.js';
-import { outcomeFromError, passedOutcome, type Evidence } from '../../src/harness/report/record-outcome.js';
+import { encodeOutcome } from '../../src/harness/report/records/outcome.js';
+import { outcomeFromError, passedOutcome, type Evidence } from '../../src/harness/report/records/record-outcome.js';
 
 // Declared only when the CLI's selection (--grep/--tag/--shard, scenario/selection.ts) picks them.
 const SELECTED = new Set(loadSelection(process.env.FTF_SPECS_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '..'), selectionFromEnv(process.env)).extras.map((x) => x.id));

@@ -23,7 +23,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_REPORTS_DIR', text: 'where reports are read and written (default `reports/`; for the installed package, `reports/` in the working directory)' },
   { name: 'FTF_SIGNING_KEY_FILE', text: 'Ed25519 private key (PKCS#8 PEM) for `certify` (same as `--key`)' },
   { name: 'FTF_PRESTART', text: "`0`: `run` and `certify` start Playwright's runner only once the CLI has checked everything, instead of at once beside it (bin/runner-prestart.mjs; the early runner waits for the CLI's go and is killed, having printed nothing, when the run does not start)" },
-  { name: 'FTF_QUARANTINE_DIR', text: 'where the leak scan moves report files it found a secret in, before FTF_E_SECRET_LEAK (default `<os tmpdir>/ftf-quarantine-<uid>`, private to the user; report/quarantine.ts)' },
+  { name: 'FTF_QUARANTINE_DIR', text: 'where the leak scan moves report files it found a secret in, before FTF_E_SECRET_LEAK (default `<os tmpdir>/ftf-quarantine-<uid>`, private to the user; report/redaction/quarantine.ts)' },
   { name: 'FTF_KILL_GRACE_MS', text: "how long Playwright's process group gets to stop after a signal before it is killed (default 10000)" },
   { name: 'FTF_ALLURE_TIMEOUT_MS', text: 'bound of the Allure HTML build (`allure generate`) in ms, default 300000: past it the build is killed and FTF_E_ALLURE_TIMEOUT says so (the verdict stands)' },
   { name: 'FTF_EMBEDDED_START_MS', text: 'start-up bound of an embedded reference server, in ms (positive integer)' },

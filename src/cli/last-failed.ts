@@ -1,11 +1,11 @@
 /**
  * `run --last-failed`: which target a run is against (the key of its entry in <reports>/last-failed.json,
- * report/last-failed.ts) and the selection that reruns that entry's failures. Decided from the arguments and the
+ * report/outputs/last-failed.ts) and the selection that reruns that entry's failures. Decided from the arguments and the
  * record before any server or Playwright starts.
  */
 import { resolve } from 'node:path';
-import { reportsDir } from '../harness/report/paths.js';
-import { LAST_FAILED_FILE, onlyFailed, readLastFailed, type RunTarget } from '../harness/report/last-failed.js';
+import { reportsDir } from '../harness/report/reports-folder/paths.js';
+import { LAST_FAILED_FILE, onlyFailed, readLastFailed, type RunTarget } from '../harness/report/outputs/last-failed.js';
 import type { OnlyThese } from '../harness/scenario/selection.js';
 import { resolveTargetFile } from '../harness/target/load.js';
 import { isEmbedded, readProfile } from '../harness/target/profile.js';

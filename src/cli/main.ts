@@ -8,7 +8,7 @@ import { describeError, EXIT, exitCodeForError } from './errors.js';
 import { renderHelp, renderOverview } from './help.js';
 import { versionText } from './version.js';
 /** For the bin: target text reaches the CLI's console (verdict reasons, errors, doctor lines), never a control character raw. */
-export { guardTerminalStreams } from '../harness/report/terminal-text.js';
+export { guardTerminalStreams } from '../harness/report/redaction/terminal-text.js';
 
 export { EXIT };
 /** For the bin's signal handlers. */

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { FtfError } from '../shared/errors.js';
-import { reportsDir } from '../harness/report/paths.js';
+import { reportsDir } from '../harness/report/reports-folder/paths.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
 import { startGatedRunner } from './gated-runner.js';
 import { selectionEnv, type SelectionFlags } from '../harness/scenario/selection.js';

@@ -12,7 +12,7 @@ import { targetView } from '../harness/engine/target-view.js';
 import type { PropertyTest } from '../harness/properties/catalogue.js';
 import type { Scenario } from '../harness/scenario/types.js';
 import { planSelection, propertySkip } from '../harness/scenario/plan.js';
-import { clauseCoverage, coverageLines, type ClauseCoverage, type CoverageInput } from '../harness/report/clause-coverage.js';
+import { clauseCoverage, coverageLines, type ClauseCoverage, type CoverageInput } from '../harness/report/verdicts/clause-coverage.js';
 import type { ClauseCatalogue } from '../harness/spec/clauses.js';
 import { schemaRegistry } from '../harness/schemas/registry.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
@@ -152,7 +152,7 @@ export async function checkCredentials(
 /**
  * Which scenarios and property tests a run on `target` will skip and why (the plan every command shares,
  * scenario/plan.ts: a clock-less form runs in its scenario's place), and the coverage that gives
- * (report/clause-coverage.ts): returned so `doctor` can say "ready, partial".
+ * (report/verdicts/clause-coverage.ts): returned so `doctor` can say "ready, partial".
  */
 export function reportSkips(target: ResolvedTarget, scenarios: readonly Scenario[], say: Say, properties: readonly PropertyTest[] = [], catalogue?: Pick<ClauseCatalogue, 'clauses'>): ClauseCoverage | undefined {
   const planTarget = { capabilities: target.capabilities, view: targetView(target) };

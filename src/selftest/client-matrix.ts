@@ -15,7 +15,7 @@ import { gradeClient, NOT_JUDGEABLE } from '../harness/client/grade.js';
 import { loadPlan } from '../harness/client/plan.js';
 import { writeClientReports } from '../harness/client/reports.js';
 import type { ClientPlan, ClientVerdicts } from '../harness/client/types.js';
-import { reportsDir } from '../harness/report/paths.js';
+import { reportsDir } from '../harness/report/reports-folder/paths.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
 
 export const CLIENT_MATRIX_USAGE = 'usage: ftf-conformance selftest --clients [--faults a,b,c] [--jobs N]';

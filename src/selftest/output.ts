@@ -170,7 +170,7 @@ a run never rewrites the kill table. With \`--write-docs\` it writes its own sec
 writes the section of the same tests on every conformant variant (\`variants-grep-<pattern>\`; there RE is the
 selection of \`run --grep\`, matched in "<id>: <title> @<tags>"). A full run keeps these sections.
 
-Verdicts come from each scenario's outcome record (\`src/harness/report/outcome.ts\`): **killed** — a scenario
+Verdicts come from each scenario's outcome record (\`src/harness/report/records/outcome.ts\`): **killed** — a scenario
 *failed* a check whose clause ids include one of the fault's clauses; **killed-incidentally** — checks fail,
 but only checks of other clauses; **survived** — no check fails. A scenario that *errored* (target trouble,
 timeout, harness error) or was skipped never counts. Exit code 1 when the clean run has a failure or an error,

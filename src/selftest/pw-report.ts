@@ -1,9 +1,9 @@
 /**
  * Reading Playwright's JSON report (also what `--list --reporter=json` prints): every test with its project,
  * scenario id, covered clause ids (the `clause` annotations specs/scenario-tests.ts declares) and its outcome
- * record, read by the one reader every report uses (src/harness/report/outcome.ts).
+ * record, read by the one reader every report uses (src/harness/report/records/outcome.ts).
  */
-import { readOutcome, type OutcomeRecord } from '../harness/report/outcome.js';
+import { readOutcome, type OutcomeRecord } from '../harness/report/records/outcome.js';
 
 export interface PwAnnotation { type: string; description?: string }
 interface PwResult { status?: string; annotations?: PwAnnotation[]; errors?: Array<{ message?: string }> }

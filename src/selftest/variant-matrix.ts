@@ -3,7 +3,7 @@
  * and against each conformant variant (and persona), each with a profile generated from the registry's data
  * (variant-profile.ts: documented options only). A variant passes when its run has 0 failed, 0 errored and
  * no more skipped (or not-applicable) scenarios than the clean reference: the harness must be right on every
- * correct implementation. Outcomes come from the outcome records (src/harness/report/outcome.ts).
+ * correct implementation. Outcomes come from the outcome records (src/harness/report/records/outcome.ts).
  * `grep` narrows every run (clean included) to the selection of `run --grep` (scenario/selection.ts, handed to
  * the workers as FTF_SELECT_GREP), e.g. `@model` for the model property on every variant.
  */
@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { PERSONAS, VARIANTS, knownVariantNames } from '../reference/variants.js';
 import { FtfError } from '../shared/errors.js';
 import { REFERENCE_PROFILE } from '../harness/target/load.js';
-import { harnessName } from '../harness/report/harness-identity.js';
+import { harnessName } from '../harness/report/outputs/harness-identity.js';
 import { loadSelection, selectionEnv } from '../harness/scenario/selection.js';
 import type { PlanProject } from './plan.js';
 import { runPlan } from './playwright-run.js';

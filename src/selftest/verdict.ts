@@ -1,5 +1,5 @@
 /**
- * Verdicts of the mutation matrix, from the outcome records (src/harness/report/outcome.ts). A fault is
+ * Verdicts of the mutation matrix, from the outcome records (src/harness/report/records/outcome.ts). A fault is
  * `killed` only when a scenario FAILED a check whose clause ids include one of the clauses the fault breaks
  * (killed for the right reason); `killed-incidentally` when checks fail, but only about other clauses;
  * `survived` when no check fails. A scenario that errored (target trouble, timeout, harness bug) or was

@@ -4,9 +4,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync
 import { basename, join } from 'node:path';
 import { after, test } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
-import { writeAllureSupportFiles } from '../../src/harness/report/allure.js';
-import { historyRuns, runKey } from '../../src/harness/report/allure-history.js';
-import { addToDigestFile, DIGESTS_FILE } from '../../src/harness/report/secret-digests.js';
+import { writeAllureSupportFiles } from '../../src/harness/report/outputs/allure.js';
+import { historyRuns, runKey } from '../../src/harness/report/outputs/allure-history.js';
+import { addToDigestFile, DIGESTS_FILE } from '../../src/harness/report/redaction/secret-digests.js';
 import { cli, FIXTURES, scratch } from './helpers.js';
 
 const dir = scratch('ftf-cli-bin-');

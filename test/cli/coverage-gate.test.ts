@@ -9,11 +9,11 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
-import { clauseCoverage, coverageGateProblems } from '../../src/harness/report/clause-coverage.js';
-import { buildCertificateBody, signCertificate } from '../../src/harness/report/certificate.js';
-import { certificateMarkdown } from '../../src/harness/report/certificate-render.js';
-import { loadSigningKey } from '../../src/harness/report/signing.js';
-import { summarize } from '../../src/harness/report/verdicts.js';
+import { clauseCoverage, coverageGateProblems } from '../../src/harness/report/verdicts/clause-coverage.js';
+import { buildCertificateBody, signCertificate } from '../../src/harness/report/outputs/certificate.js';
+import { certificateMarkdown } from '../../src/harness/report/outputs/certificate-render.js';
+import { loadSigningKey } from '../../src/harness/report/outputs/signing.js';
+import { summarize } from '../../src/harness/report/verdicts/verdicts.js';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
 import { cli, fakePlaywright, FIXTURES, scratch } from './helpers.js';
 

@@ -1,6 +1,6 @@
 /**
  * `run --last-failed` (issue 30): only the scenarios that failed when last run against THIS target from THIS reports
- * folder (reports/last-failed.json, report/last-failed.ts), not Playwright's one test-results/.last-run.json.
+ * folder (reports/last-failed.json, report/outputs/last-failed.ts), not Playwright's one test-results/.last-run.json.
  * Playwright is faked (helpers.ts): what is checked is the selection the workers get and the record each run leaves.
  */
 import assert from 'node:assert/strict';
@@ -9,9 +9,9 @@ import { createServer, type Server } from 'node:http';
 import { isAbsolute, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
-import { recordLastFailed, LAST_FAILED_FILE } from '../../src/harness/report/last-failed.js';
+import { recordLastFailed, LAST_FAILED_FILE } from '../../src/harness/report/outputs/last-failed.js';
 import { loadSelection, selectionFromEnv } from '../../src/harness/scenario/selection.js';
-import type { ScenarioOutcome } from '../../src/harness/report/verdicts.js';
+import type { ScenarioOutcome } from '../../src/harness/report/verdicts/verdicts.js';
 import { runTargetOf } from '../../src/cli/last-failed.js';
 import { cli, fakePlaywright, FIXTURES, scratch, writeProfile } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
-import { reportsDir } from '../../src/harness/report/paths.js';
+import { reportsDir } from '../../src/harness/report/reports-folder/paths.js';
 import { PACKAGED, REPO_ROOT } from '../../src/harness/repo-root.js';
 import { specDir } from '../../src/harness/spec/clauses.js';
 

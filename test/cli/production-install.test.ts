@@ -25,7 +25,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { specDir } from '../../src/harness/spec/clauses.js';
-import { harnessFileList, harnessFilesDigest } from '../../src/harness/report/harness-identity.js';
+import { harnessFileList, harnessFilesDigest } from '../../src/harness/report/outputs/harness-identity.js';
 
 /** What a production install of the repository needs (the installable package ships dist/ instead: docs/package.md). */
 const SHIPPED = ['bin', 'src', 'specs', 'schemas', 'fixtures', 'package.json', 'playwright.config.ts', 'tsconfig.json'];
@@ -234,7 +234,7 @@ describe('installable package: npm pack, production install of the tarball into 
     const installed = join(app, 'node_modules', pkg.name);
     const files = filesUnder(installed);
     assert.equal(files.filter((f) => f.endsWith('.ts')).length, 0, 'no TypeScript ships');
-    for (const f of ['bin/ftf-conformance.mjs', 'dist/src/cli/main.js', 'dist/playwright.config.js', 'dist/specs/conformance.spec.js', 'dist/schemas/operations.yaml', 'dist/fixtures/targets/reference.yaml', 'dist/spec/clauses.yaml', 'dist/spec/ftf-interface-spec.md', 'dist/src/harness/report/waivers.schema.json', 'dist/docs/target-profiles.md', 'dist/docs/cli.md', 'dist/docs/ci/github-actions.yml']) {
+    for (const f of ['bin/ftf-conformance.mjs', 'dist/src/cli/main.js', 'dist/playwright.config.js', 'dist/specs/conformance.spec.js', 'dist/schemas/operations.yaml', 'dist/fixtures/targets/reference.yaml', 'dist/spec/clauses.yaml', 'dist/spec/ftf-interface-spec.md', 'dist/src/harness/report/verdicts/waivers.schema.json', 'dist/docs/target-profiles.md', 'dist/docs/cli.md', 'dist/docs/ci/github-actions.yml']) {
       assert.ok(files.includes(f), `${f} is in the package`);
     }
     assert.ok(files.some((f) => /^dist\/specs\/[^/]+\/.+\.yaml$/.test(f)), 'the YAML scenarios ship');

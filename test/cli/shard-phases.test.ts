@@ -10,7 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parse, stringify } from 'yaml';
-import { checkShardSet, type ShardManifest } from '../../src/harness/report/shards.js';
+import { checkShardSet, type ShardManifest } from '../../src/harness/report/reports-folder/shards.js';
 import { loadSelection, selectionFromEnv, selectionEnv, type SelectionFlags } from '../../src/harness/scenario/selection.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { cli, closedPort, fakePlaywright, scratch, writeProfile } from './helpers.js';

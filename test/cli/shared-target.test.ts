@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startReferenceServer, type RunningReference } from '../../src/reference/server.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
-import type { OutcomeEntry } from '../../src/harness/report/outcome-reporter.js';
+import type { OutcomeEntry } from '../../src/harness/report/outputs/outcome-reporter.js';
 import { loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { exclusiveReasons } from '../../src/harness/scenario/isolation.js';
 import { runCatalogue } from '../../src/selftest/catalogue-run.js';

@@ -9,9 +9,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { JSONReport, JSONReportTest } from '@playwright/test/reporter';
-import { NO_TEST_REASON, tallyTests } from '../../src/harness/report/test-tally.js';
+import { NO_TEST_REASON, tallyTests } from '../../src/harness/report/verdicts/test-tally.js';
 import { PRODUCTION_TAG, SANDBOX_ONLY_REASON, SCOPE_METADATA } from '../../src/harness/scenario/environment.js';
-import type { VerdictSummary } from '../../src/harness/report/verdicts.js';
+import type { VerdictSummary } from '../../src/harness/report/verdicts/verdicts.js';
 import { skippedRun, twoProjects } from '../report/helpers.js';
 import { cli, scratch, writeProfile } from './helpers.js';
 

@@ -17,8 +17,8 @@ import { loadPlan } from '../../src/harness/client/plan.js';
 import { CLIENT_REPORT_FILES, writeClientReports } from '../../src/harness/client/reports.js';
 import type { ClientExchange } from '../../src/harness/client/types.js';
 import { Redactor } from '../../src/harness/http/redactor.js';
-import { buildAllureReport } from '../../src/harness/report/allure-report.js';
-import { CATEGORIES } from '../../src/harness/report/allure.js';
+import { buildAllureReport } from '../../src/harness/report/outputs/allure-report.js';
+import { CATEGORIES } from '../../src/harness/report/outputs/allure.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-client-reports-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadCommands } from '../../src/cli/commands/index.js';
-import { ERROR_CODES } from '../../src/harness/report/error-codes.js';
+import { ERROR_CODES } from '../../src/harness/report/records/error-codes.js';
 
 const commands = await loadCommands();
 

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OutcomeEntry } from '../../src/harness/report/outcome-reporter.js';
+import type { OutcomeEntry } from '../../src/harness/report/outputs/outcome-reporter.js';
 import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { startReferenceServer, type RunningReference } from '../../src/reference/server.js';

@@ -8,8 +8,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
-import { readPlaywrightReport, scenarioResults } from '../../src/harness/report/scenario-results.js';
-import { exitCodeFor, scenarioOutcome, summarize } from '../../src/harness/report/verdicts.js';
+import { readPlaywrightReport, scenarioResults } from '../../src/harness/report/records/scenario-results.js';
+import { exitCodeFor, scenarioOutcome, summarize } from '../../src/harness/report/verdicts/verdicts.js';
 import { runCatalogue } from '../../src/selftest/catalogue-run.js';
 
 test('a worker whose server does not start within FTF_EMBEDDED_START_MS errors its scenarios with the phase, and the run is not an internal error', async () => {

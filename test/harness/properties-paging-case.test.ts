@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { LimitRefused, type EventQuery, type EventsApi } from '../../src/harness/properties/events-api.js';
 import { runPagingCase, type Snapshot } from '../../src/harness/properties/paging-case.js';
-import { kindOf } from '../../src/harness/report/error-codes.js';
+import { kindOf } from '../../src/harness/report/records/error-codes.js';
 import { PropertyViolation, propertyFailure, type EventRef, type PageRecord, type PagingCase } from '../../src/harness/properties/types.js';
 
 /** A correct in-memory GET /event (start exclusive, fence inclusive), with a maximum page size and optional breakage. */

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { isZip, zipEntries } from '../../src/harness/report/zip-text.js';
+import { isZip, zipEntries } from '../../src/harness/report/redaction/zip-text.js';
 
 export interface Canary {
   kind: string;

@@ -18,13 +18,13 @@ import { after, test } from 'node:test';
 import type { FullConfig, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { CheckFailure } from '../../src/harness/engine/errors.js';
 import { checkStatus } from '../../src/harness/checks/status.js';
-import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/outcome.js';
-import type { OutcomeEntry } from '../../src/harness/report/outcome-reporter.js';
-import { outcomeFromError, passedOutcome } from '../../src/harness/report/record-outcome.js';
-import RedactingReporter from '../../src/harness/report/redacting-reporter.js';
-import { announceSecrets } from '../../src/harness/report/secret-digests.js';
-import { scenarioOutcome, summarize } from '../../src/harness/report/verdicts.js';
-import type { ScenarioResult } from '../../src/harness/report/scenario-results.js';
+import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/records/outcome.js';
+import type { OutcomeEntry } from '../../src/harness/report/outputs/outcome-reporter.js';
+import { outcomeFromError, passedOutcome } from '../../src/harness/report/records/record-outcome.js';
+import RedactingReporter from '../../src/harness/report/outputs/redacting-reporter.js';
+import { announceSecrets } from '../../src/harness/report/redaction/secret-digests.js';
+import { scenarioOutcome, summarize } from '../../src/harness/report/verdicts/verdicts.js';
+import type { ScenarioResult } from '../../src/harness/report/records/scenario-results.js';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 
@@ -50,7 +50,7 @@ function fakeTest(id: string, status: TestResult['status'], annotations: Array<{
 for (const token of WORDS) {
   test(`a token spelled "${token}" is redacted from the free text and leaves every outcome record intact`, async () => {
     const out = join(dir, `${token}.json`);
-    const reporter = new RedactingReporter({ reporters: [[join(REPO_ROOT, 'src/harness/report/outcome-reporter.ts'), { outputFile: out }]], configDir: dir });
+    const reporter = new RedactingReporter({ reporters: [[join(REPO_ROOT, 'src/harness/report/outputs/outcome-reporter.ts'), { outputFile: out }]], configDir: dir });
     reporter.onConfigure({ configFile: undefined, projects: [] } as unknown as FullConfig);
     await reporter.preprocess({});
     reporter.onBegin({ allTests: () => [] } as unknown as Suite);

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
-import { allureTimeoutMs, buildAllureReport, DEFAULT_ALLURE_TIMEOUT_MS } from '../../src/harness/report/allure-report.js';
+import { allureTimeoutMs, buildAllureReport, DEFAULT_ALLURE_TIMEOUT_MS } from '../../src/harness/report/outputs/allure-report.js';
 import { FtfError } from '../../src/shared/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-allure-bound-'));

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { CATEGORIES } from '../../src/harness/report/allure.js';
+import { CATEGORIES } from '../../src/harness/report/outputs/allure.js';
 import { TIMEOUT_DEFAULTS } from '../../src/harness/target/defaults.js';
 import { runTimeoutMs, testTimeoutMs } from '../../src/harness/target/bounds.js';
 import { runCatalogue } from '../../src/selftest/catalogue-run.js';

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { buildAllureReport } from '../../src/harness/report/allure-report.js';
-import { writeAllureSupportFiles } from '../../src/harness/report/allure.js';
+import { buildAllureReport } from '../../src/harness/report/outputs/allure-report.js';
+import { writeAllureSupportFiles } from '../../src/harness/report/outputs/allure.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,5 +1,5 @@
 /**
- * The Allure results writer without fsync (src/harness/report/allure-reporter.ts): the same files as
+ * The Allure results writer without fsync (src/harness/report/outputs/allure-reporter.ts): the same files as
  * allure-js-commons' FileSystemWriter (results, containers, attachments from bytes and from a path,
  * environment, categories), each renamed into place, no temp file left behind.
  */
@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { UnsyncedWriter } from '../../src/harness/report/allure-reporter.js';
+import { UnsyncedWriter } from '../../src/harness/report/outputs/allure-reporter.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-allure-writer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

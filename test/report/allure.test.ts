@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { allureMessageOf, allureMetadataFor, allureStatusOf, CATEGORIES, readAllureEnvironment, writeAllureSupportFiles } from '../../src/harness/report/allure.js';
-import { historyKey, runIdentity, runLabel } from '../../src/harness/report/allure-history.js';
-import type { OutcomeRecord } from '../../src/harness/report/outcome.js';
+import { allureMessageOf, allureMetadataFor, allureStatusOf, CATEGORIES, readAllureEnvironment, writeAllureSupportFiles } from '../../src/harness/report/outputs/allure.js';
+import { historyKey, runIdentity, runLabel } from '../../src/harness/report/outputs/allure-history.js';
+import type { OutcomeRecord } from '../../src/harness/report/records/outcome.js';
 import { catalogue, demoReport, outcomes } from './helpers.js';
 
 test('labels: epic = spec area, feature = family, story = scenario, severity from the clause level, links to clauses', () => {

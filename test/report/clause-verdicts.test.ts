@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { result, type CheckResult } from '../../src/harness/checks/types.js';
 import { CheckFailure } from '../../src/harness/engine/errors.js';
-import { outcomeFromError, passedOutcome } from '../../src/harness/report/record-outcome.js';
-import type { OutcomeRecord } from '../../src/harness/report/outcome.js';
-import type { ScenarioResult } from '../../src/harness/report/scenario-results.js';
-import { exitCodeFor, scenarioOutcome, summarize } from '../../src/harness/report/verdicts.js';
+import { outcomeFromError, passedOutcome } from '../../src/harness/report/records/record-outcome.js';
+import type { OutcomeRecord } from '../../src/harness/report/records/outcome.js';
+import type { ScenarioResult } from '../../src/harness/report/records/scenario-results.js';
+import { exitCodeFor, scenarioOutcome, summarize } from '../../src/harness/report/verdicts/verdicts.js';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
 
 const catalogue = loadClauseCatalogue();
@@ -88,10 +88,10 @@ test('the failed check outcome carries its clause, level, step and YAML position
 
 test('"in doubt between A and B" is a verdict of its own, with the evidence, in every output', async () => {
   const { formatSummary } = await import('../../src/cli/pipeline.js');
-  const { junitXml } = await import('../../src/harness/report/junit.js');
-  const { allureMessageOf, CATEGORIES } = await import('../../src/harness/report/allure.js');
-  const { buildCertificateBody } = await import('../../src/harness/report/certificate.js');
-  const { certificateMarkdown } = await import('../../src/harness/report/certificate-render.js');
+  const { junitXml } = await import('../../src/harness/report/outputs/junit.js');
+  const { allureMessageOf, CATEGORIES } = await import('../../src/harness/report/outputs/allure.js');
+  const { buildCertificateBody } = await import('../../src/harness/report/outputs/certificate.js');
+  const { certificateMarkdown } = await import('../../src/harness/report/outputs/certificate-render.js');
   // amounts.subscription-date-past's shape: an Issued holding dated D, and the target still lists D - 3 days as valid.
   const doubt: CheckResult = {
     ...check('where', false, ['ERR-SUBSCRIPTION-DATE', 'ST-ISSUE-AFTER-CUTOFF']),

@@ -1,12 +1,12 @@
 /**
- * The error-code table (src/harness/report/error-codes.ts) decides what a scenario ending with a code means,
+ * The error-code table (src/harness/report/records/error-codes.ts) decides what a scenario ending with a code means,
  * so it must know every code the harness raises: a code missing there would silently count as internal.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ERROR_CODES, ERROR_KINDS, kindOf } from '../../src/harness/report/error-codes.js';
+import { ERROR_CODES, ERROR_KINDS, kindOf } from '../../src/harness/report/records/error-codes.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -27,7 +27,7 @@ describe('error-code table', () => {
     }
     assert.ok(codes.size > 20, `found only ${codes.size} codes: the scan is broken`);
     const missing = [...codes].filter((c) => !Object.hasOwn(ERROR_CODES, c)).sort();
-    assert.deepEqual(missing, [], 'add these codes to src/harness/report/error-codes.ts with their kind');
+    assert.deepEqual(missing, [], 'add these codes to src/harness/report/records/error-codes.ts with their kind');
   });
 
   it('gives every code one of the four kinds; an unknown code is internal', () => {

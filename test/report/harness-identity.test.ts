@@ -1,5 +1,5 @@
 /**
- * The certificate's harness identity (src/harness/report/harness-identity.ts): the file list of an installed package
+ * The certificate's harness identity (src/harness/report/outputs/harness-identity.ts): the file list of an installed package
  * (bin/, dist/ without what a run writes there, package.json) and its digest, which must equal what the shell line of
  * docs/package.md prints (sha512sum of every file, sorted, then sha512sum of that), so a vendor can recompute it.
  */
@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { harnessFileList, harnessFilesDigest, harnessIdentity } from '../../src/harness/report/harness-identity.js';
+import { harnessFileList, harnessFilesDigest, harnessIdentity } from '../../src/harness/report/outputs/harness-identity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-identity-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { JSONReport, JSONReportSpec, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
 import { loadClauseCatalogue } from '../../src/harness/spec/clauses.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
-import { scenarioResults } from '../../src/harness/report/scenario-results.js';
-import { scenarioOutcome, type ScenarioOutcome } from '../../src/harness/report/verdicts.js';
+import { scenarioResults } from '../../src/harness/report/records/scenario-results.js';
+import { scenarioOutcome, type ScenarioOutcome } from '../../src/harness/report/verdicts/verdicts.js';
 
 export const FIXTURES = join(REPO_ROOT, 'test/fixtures/report');
 export const catalogue = loadClauseCatalogue();

@@ -1,5 +1,5 @@
 /**
- * The implementation version (src/harness/report/implementation.ts): the profile field `implementation`
+ * The implementation version (src/harness/report/records/implementation.ts): the profile field `implementation`
  * through the one profile pipeline, the header values a test's exchanges carry into its outcome record,
  * the run's version made from the records, and where it is shown (certificate, Allure environment).
  */
@@ -8,13 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { writeAllureSupportFiles } from '../../src/harness/report/allure.js';
-import { buildCertificateBody } from '../../src/harness/report/certificate.js';
-import { certificateMarkdown } from '../../src/harness/report/certificate-render.js';
-import { describeImplementation, implementationVersion, versionSink } from '../../src/harness/report/implementation.js';
-import { outcomeFromError, passedOutcome } from '../../src/harness/report/record-outcome.js';
-import { tallyTests } from '../../src/harness/report/test-tally.js';
-import { summarize } from '../../src/harness/report/verdicts.js';
+import { writeAllureSupportFiles } from '../../src/harness/report/outputs/allure.js';
+import { buildCertificateBody } from '../../src/harness/report/outputs/certificate.js';
+import { certificateMarkdown } from '../../src/harness/report/outputs/certificate-render.js';
+import { describeImplementation, implementationVersion, versionSink } from '../../src/harness/report/records/implementation.js';
+import { outcomeFromError, passedOutcome } from '../../src/harness/report/records/record-outcome.js';
+import { tallyTests } from '../../src/harness/report/verdicts/test-tally.js';
+import { summarize } from '../../src/harness/report/verdicts/verdicts.js';
 import type { Exchange } from '../../src/harness/http/types.js';
 import { ProfileError } from '../../src/harness/target/errors.js';
 import { loadTargetProfile } from '../../src/harness/target/load.js';

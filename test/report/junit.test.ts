@@ -1,5 +1,5 @@
 /**
- * reports/junit.xml from the verdicts (src/harness/report/junit.ts): well-formed XML whose <testsuite> and
+ * reports/junit.xml from the verdicts (src/harness/report/outputs/junit.ts): well-formed XML whose <testsuite> and
  * <testsuites> counts match the elements they hold; failed -> <failure>, errored -> <error>, skipped and
  * not-applicable -> <skipped message=reason>; classname = family, name = scenario id, file = YAML path,
  * clause ids as properties.
@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { junitKind, junitXml } from '../../src/harness/report/junit.js';
-import { summarize, type ScenarioOutcome, type VerdictSummary } from '../../src/harness/report/verdicts.js';
+import { junitKind, junitXml } from '../../src/harness/report/outputs/junit.js';
+import { summarize, type ScenarioOutcome, type VerdictSummary } from '../../src/harness/report/verdicts/verdicts.js';
 import { catalogue, demoReport, outcomes } from './helpers.js';
 
 type Node = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * The leak scan on two cores (src/harness/report/leak-scan-pool.ts) finds exactly what the one-thread scan
+ * The leak scan on two cores (src/harness/report/redaction/leak-scan-pool.ts) finds exactly what the one-thread scan
  * finds, whichever share a leaking file falls into, and still scans everything when its thread is gone.
  */
 import assert from 'node:assert/strict';
@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { filesUnder, scanForLeaks } from '../../src/harness/report/leak-scan.js';
-import { startLeakScanner } from '../../src/harness/report/leak-scan-pool.js';
-import { DigestSet, digestsOf, spellingsOf } from '../../src/harness/report/secret-digests.js';
+import { filesUnder, scanForLeaks } from '../../src/harness/report/redaction/leak-scan.js';
+import { startLeakScanner } from '../../src/harness/report/redaction/leak-scan-pool.js';
+import { DigestSet, digestsOf, spellingsOf } from '../../src/harness/report/redaction/secret-digests.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-scan-pool-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

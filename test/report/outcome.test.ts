@@ -11,10 +11,10 @@ import { describe, it } from 'node:test';
 import type { FullConfig, TestCase, TestResult } from '@playwright/test/reporter';
 import { result as checkResult } from '../../src/harness/checks/types.js';
 import { CheckFailure, StepError } from '../../src/harness/engine/errors.js';
-import { encodeOutcome, readOutcome, type OutcomeRecord, type TestFacts } from '../../src/harness/report/outcome.js';
-import OutcomeReporter from '../../src/harness/report/outcome-reporter.js';
+import { encodeOutcome, readOutcome, type OutcomeRecord, type TestFacts } from '../../src/harness/report/records/outcome.js';
+import OutcomeReporter from '../../src/harness/report/outputs/outcome-reporter.js';
 import { FtfError } from '../../src/shared/errors.js';
-import { markStep, outcomeFromError, passedOutcome, type OutcomeContext } from '../../src/harness/report/record-outcome.js';
+import { markStep, outcomeFromError, passedOutcome, type OutcomeContext } from '../../src/harness/report/records/record-outcome.js';
 
 const HOSTILE = 'FTF_E_TARGET_TIMEOUT\nStepError: bound hit\nTest timeout of 1ms exceeded.\nTypeError: x is undefined\nFTF_E_INTERNAL';
 const at = { file: 'specs/demo/x.yaml', line: 7, column: 5 };

@@ -14,10 +14,10 @@ import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { FtfError } from '../../src/shared/errors.js';
-import { assertRunLeakFree, filesUnder, scanForLeaks } from '../../src/harness/report/leak-scan.js';
-import RedactingReporter from '../../src/harness/report/redacting-reporter.js';
-import { announceSecrets, DigestSet, digestsOf, DIGEST_MARKER, spellingsOf, takeAnnouncements } from '../../src/harness/report/secret-digests.js';
-import { findStructural, redactStructural } from '../../src/harness/report/structural-redaction.js';
+import { assertRunLeakFree, filesUnder, scanForLeaks } from '../../src/harness/report/redaction/leak-scan.js';
+import RedactingReporter from '../../src/harness/report/outputs/redacting-reporter.js';
+import { announceSecrets, DigestSet, digestsOf, DIGEST_MARKER, spellingsOf, takeAnnouncements } from '../../src/harness/report/redaction/secret-digests.js';
+import { findStructural, redactStructural } from '../../src/harness/report/redaction/structural-redaction.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-boundary-'));
 // Leaking files the scans below move aside stay in this test's folder.

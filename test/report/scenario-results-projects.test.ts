@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JSONReport, JSONReportTest } from '@playwright/test/reporter';
-import { scenarioResults, testResults } from '../../src/harness/report/scenario-results.js';
+import { scenarioResults, testResults } from '../../src/harness/report/records/scenario-results.js';
 import { demoReport, outcomes, skippedRun, twoProjects } from './helpers.js';
 
 const verdictOf = (report: JSONReport, id: string) => outcomes(report).find((o) => o.id === id);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JSONReportTest } from '@playwright/test/reporter';
-import { encodeOutcome, OUTCOME_ANNOTATION, type OutcomeRecord } from '../../src/harness/report/outcome.js';
-import { exitCodeFor, summarize, worst } from '../../src/harness/report/verdicts.js';
+import { encodeOutcome, OUTCOME_ANNOTATION, type OutcomeRecord } from '../../src/harness/report/records/outcome.js';
+import { exitCodeFor, summarize, worst } from '../../src/harness/report/verdicts/verdicts.js';
 import { catalogue, demoReport, only, outcomes, spec } from './helpers.js';
 
 const byId = (list: ReturnType<typeof outcomes>) => new Map(list.map((o) => [o.id, o]));

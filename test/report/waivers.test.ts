@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { FtfError } from '../../src/shared/errors.js';
-import { summarize } from '../../src/harness/report/verdicts.js';
-import { applyWaivers, defaultWaiversFile, loadWaivers } from '../../src/harness/report/waivers.js';
+import { summarize } from '../../src/harness/report/verdicts/verdicts.js';
+import { applyWaivers, defaultWaiversFile, loadWaivers } from '../../src/harness/report/verdicts/waivers.js';
 import { catalogue, demoReport, only, outcomes } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-waivers-'));

@@ -12,7 +12,7 @@ import { parseMutationArgs, MutationUsageError } from '../../src/selftest/mutati
 import { byFamily, formatMatrix, renderFamilyTables, renderGrepSection, renderMarkdown, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from '../../src/selftest/output.js';
 import { CLOCK_ONLY_FAULTS } from '../../src/selftest/no-control.js';
 import { defaultPlan, projectMetadata, titlesPattern } from '../../src/selftest/plan.js';
-import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/outcome.js';
+import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/records/outcome.js';
 import { globalErrors, testsOf, type PwAnnotation, type PwJsonReport } from '../../src/selftest/pw-report.js';
 import { CI_SUBSET, selectFaults } from '../../src/selftest/subsets.js';
 import { cleanResult, faultResult, matrixOk, verdictOf, type MutationReport, type Verdict } from '../../src/selftest/verdict.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createVariants, PERSONAS, profileFor, VARIANTS } from '../../src/reference/variants.js';
-import { encodeOutcome, readOutcome, type OutcomeStatus } from '../../src/harness/report/outcome.js';
+import { encodeOutcome, readOutcome, type OutcomeStatus } from '../../src/harness/report/records/outcome.js';
 import { resolveTarget } from '../../src/harness/target/resolve.js';
 import { parseVariantArgs, VariantUsageError, wantsVariants } from '../../src/selftest/variant-cli.js';
 import { renderVariantMarkdown, selectVariantRuns, VARIANT_CI_SUBSET, variantResult } from '../../src/selftest/variant-matrix.js';

@@ -3,9 +3,9 @@
  * signed certificate bundle to reports/certificate/. Exit codes as for `run`.
  */
 import { join } from 'node:path';
-import { writeCertificateBundle } from '../../harness/report/certificate-bundle.js';
-import { reportPaths } from '../../harness/report/paths.js';
-import { loadSigningKey } from '../../harness/report/signing.js';
+import { writeCertificateBundle } from '../../harness/report/outputs/certificate-bundle.js';
+import { reportPaths } from '../../harness/report/reports-folder/paths.js';
+import { loadSigningKey } from '../../harness/report/outputs/signing.js';
 import { oneOf, parse, workersFlag } from '../args.js';
 import { runSuite, SUITE_ENV, SUITE_FLAGS, TARGET_FLAG } from './run.js';
 import type { Command } from './types.js';

@@ -18,8 +18,8 @@ import { CLIENT_REPORT_FILES, consoleSummary, readRecording, writeClientReports 
 import type { Stall } from '../../harness/client/stalls.js';
 import type { ClientExchange, ClientPlan, ClientVerdicts } from '../../harness/client/types.js';
 import { writeClientCertificate } from '../../harness/client/certificate.js';
-import { loadSigningKey, type SigningKey } from '../../harness/report/signing.js';
-import { assertNoSecrets } from '../../harness/report/certificate-bundle.js';
+import { loadSigningKey, type SigningKey } from '../../harness/report/outputs/signing.js';
+import { assertNoSecrets } from '../../harness/report/outputs/certificate-bundle.js';
 import { parse, UsageError } from '../args.js';
 import { EXIT } from '../errors.js';
 import { onStopSignal } from '../process-group.js';

@@ -12,7 +12,7 @@ import { Redactor } from '../../harness/http/redactor.js';
 import { createUndiciTransport } from '../../harness/http/undici-transport.js';
 import { FtfError } from '../../shared/errors.js';
 import { parse } from '../args.js';
-import type { ClauseCoverage } from '../../harness/report/clause-coverage.js';
+import type { ClauseCoverage } from '../../harness/report/verdicts/clause-coverage.js';
 import { loadClauseCatalogue } from '../../harness/spec/clauses.js';
 import { isFiltered } from '../../harness/scenario/selection.js';
 import { selectedCatalogue, SELECTION_HELP, SELECTION_OPTIONS, selectionFlags } from '../scenarios.js';

@@ -8,10 +8,10 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { reportPaths } from '../../harness/report/paths.js';
-import { DIGESTS_FILE, readDigestFile, DigestSet } from '../../harness/report/secret-digests.js';
-import { parseCoverageGate } from '../../harness/report/clause-coverage.js';
-import { BLOB_DIR, checkShardSet, readShardManifest } from '../../harness/report/shards.js';
+import { reportPaths } from '../../harness/report/reports-folder/paths.js';
+import { DIGESTS_FILE, readDigestFile, DigestSet } from '../../harness/report/redaction/secret-digests.js';
+import { parseCoverageGate } from '../../harness/report/verdicts/clause-coverage.js';
+import { BLOB_DIR, checkShardSet, readShardManifest } from '../../harness/report/reports-folder/shards.js';
 import { FtfError } from '../../shared/errors.js';
 import { oneOf, parse, UsageError } from '../args.js';
 import { playwright } from '../playwright.js';

@@ -1,11 +1,11 @@
 /** `report`: builds the Allure HTML from reports/allure-results (Allure 3 CLI), keeping a history per target for trends. Opens nothing. */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildAllureReport } from '../../harness/report/allure-report.js';
-import { assertNoLeaks, filesUnder } from '../../harness/report/leak-scan.js';
-import { reportPaths } from '../../harness/report/paths.js';
-import { releaseHandedLock } from '../../harness/report/reports-lock.js';
-import { DIGESTS_FILE, readDigestFile } from '../../harness/report/secret-digests.js';
+import { buildAllureReport } from '../../harness/report/outputs/allure-report.js';
+import { assertNoLeaks, filesUnder } from '../../harness/report/redaction/leak-scan.js';
+import { reportPaths } from '../../harness/report/reports-folder/paths.js';
+import { releaseHandedLock } from '../../harness/report/reports-folder/reports-lock.js';
+import { DIGESTS_FILE, readDigestFile } from '../../harness/report/redaction/secret-digests.js';
 import { parse } from '../args.js';
 import type { Command } from './types.js';
 

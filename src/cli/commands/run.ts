@@ -4,16 +4,16 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DIGESTS_FILE } from '../../harness/report/secret-digests.js';
+import { DIGESTS_FILE } from '../../harness/report/redaction/secret-digests.js';
 import { FtfError } from '../../shared/errors.js';
-import { assertRunLeakFree, cliSecretValues, outputDirOf } from '../../harness/report/leak-scan.js';
-import { startLeakScanner } from '../../harness/report/leak-scan-pool.js';
+import { assertRunLeakFree, cliSecretValues, outputDirOf } from '../../harness/report/redaction/leak-scan.js';
+import { startLeakScanner } from '../../harness/report/redaction/leak-scan-pool.js';
 import { discardPrevious } from '../discard-previous.js';
-import { reportPaths } from '../../harness/report/paths.js';
+import { reportPaths } from '../../harness/report/reports-folder/paths.js';
 import { REPO_ROOT } from '../../harness/repo-root.js';
-import { exitCodeFor, type FailOn } from '../../harness/report/verdicts.js';
-import { parseCoverageGate, type CoverageGate } from '../../harness/report/clause-coverage.js';
-import { defaultWaiversFile, loadWaivers } from '../../harness/report/waivers.js';
+import { exitCodeFor, type FailOn } from '../../harness/report/verdicts/verdicts.js';
+import { parseCoverageGate, type CoverageGate } from '../../harness/report/verdicts/clause-coverage.js';
+import { defaultWaiversFile, loadWaivers } from '../../harness/report/verdicts/waivers.js';
 import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE, resolveTargetFile } from '../../harness/target/load.js';
 import { startLaunchBroker, type LaunchBroker, type LaunchRequest } from '../../embedded/broker.js';
 import { transportKind } from '../../harness/http/transport-choice.js';
@@ -21,15 +21,15 @@ import { configuredWorkers } from '../../harness/target/bounds.js';
 import { oneOf, parse, passthroughArgs, UsageError, workersFlag } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, startAllureInBackground, type Evaluation } from '../pipeline.js';
 import { playwright, playwrightArgs, playwrightEnv, type PlaywrightSelection } from '../playwright.js';
-import { BLOB_DIR, writeShardManifest } from '../../harness/report/shards.js';
+import { BLOB_DIR, writeShardManifest } from '../../harness/report/reports-folder/shards.js';
 import { isFiltered } from '../../harness/scenario/selection.js';
 import { openTarget, type OpenTarget } from '../target.js';
 import { SELECTION_HELP, selectionFlags } from '../scenarios.js';
 import { checkShardPhases } from '../shard-guard.js';
 import { lastFailedOnly, runTargetOf } from '../last-failed.js';
-import { recordLastFailed } from '../../harness/report/last-failed.js';
-import { lockReports } from '../../harness/report/reports-lock.js';
-import { refuseSymlinks } from '../../harness/report/reports-symlinks.js';
+import { recordLastFailed } from '../../harness/report/outputs/last-failed.js';
+import { lockReports } from '../../harness/report/reports-folder/reports-lock.js';
+import { refuseSymlinks } from '../../harness/report/reports-folder/reports-symlinks.js';
 import { issueMutationGrant, RETIRED_ALLOW_ENV } from '../../harness/target/mutation-grant.js';
 import type { FlagHelp } from '../help.js';
 import type { Command } from './types.js';
@@ -182,7 +182,7 @@ export async function runSuite(
       ...(opts.coverageGate ? { coverageGate: opts.coverageGate } : {}),
       target: open.target,
     });
-    // What `run --last-failed` against this target from this reports folder reruns (report/last-failed.ts).
+    // What `run --last-failed` against this target from this reports folder reruns (report/outputs/last-failed.ts).
     recordLastFailed(paths.root, runTargetOf(opts.target), evaluation.summary);
     // `reproduce:` lines name this run's profile, the scenario and the variables the profile reads (cli/reproduce.ts).
     console.log(formatSummary(evaluation.summary, { profileFile: open.file, target: open.target, allowMutations: opts.allowMutations, env: process.env }));

@@ -1,7 +1,7 @@
 /** `verify FILE`: checks a certificate's canonical form, Ed25519 signature and evidence hashes. Exit 0 valid, 1 not. */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { verifyCertificateText } from '../../harness/report/certificate.js';
+import { verifyCertificateText } from '../../harness/report/outputs/certificate.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from './types.js';
 

@@ -3,15 +3,15 @@
  * `ftf-conformance report --results <out>/allure-results` builds the same kind of HTML. The status comes from
  * the verdict (failed = failed; warned = passed with its warnings; not judged = skipped with the reason, never
  * passed), the status message starts with an outcome line like the server side's (`outcome: failed client -
- * checks=client:<area> clauses=<id>`), which the shared categories match (report/allure.ts), and each breach
+ * checks=client:<area> clauses=<id>`), which the shared categories match (report/outputs/allure.ts), and each breach
  * is a step with its evidence exchanges attached. It is given redacted data only (reports.ts passes the
  * verdicts and exchanges through the plan's redactor, the harness's one Redactor, before any report is written).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { harnessName } from '../report/harness-identity.js';
-import { writeAllureSupportFiles } from '../report/allure.js';
+import { harnessName } from '../report/outputs/harness-identity.js';
+import { writeAllureSupportFiles } from '../report/outputs/allure.js';
 import { loadClauseCatalogue } from '../spec/clauses.js';
 import { CLIENT_DUTY_AREAS } from './areas.js';
 import { describeExchange } from './grade.js';

@@ -1,6 +1,6 @@
 /**
  * The areas of the client duties (client-clauses.yaml's sections), one grader module each. Reports group the
- * CL-* verdicts by them: the Allure feature of a clause, and the failure categories (report/allure.ts).
+ * CL-* verdicts by them: the Allure feature of a clause, and the failure categories (report/outputs/allure.ts).
  */
 export const CLIENT_DUTY_AREAS = [
   { slug: 'tokens', name: 'tokens and authentication' },

@@ -1,15 +1,15 @@
 /**
  * The signed client certificate (issue 27): what a client showed on a plan, per CL-* clause, signed with the
- * same Ed25519 machinery and canonical JSON as the server certificate (report/signing.ts, canonical-json.ts),
- * and checked by the same `ftf-conformance verify` (report/certificate.ts verifyCertificateText knows the
+ * same Ed25519 machinery and canonical JSON as the server certificate (report/outputs/signing.ts, canonical-json.ts),
+ * and checked by the same `ftf-conformance verify` (report/outputs/certificate.ts verifyCertificateText knows the
  * format). Evidence: the HAR of the exchanges, hashed into the signed body.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { canonicalJson } from '../report/canonical-json.js';
-import { assertNoSecrets, listFiles } from '../report/certificate-bundle.js';
-import { harnessIdentity, type HarnessIdentity } from '../report/harness-identity.js';
-import { signPayload, type SigningKey } from '../report/signing.js';
+import { canonicalJson } from '../report/outputs/canonical-json.js';
+import { assertNoSecrets, listFiles } from '../report/outputs/certificate-bundle.js';
+import { harnessIdentity, type HarnessIdentity } from '../report/outputs/harness-identity.js';
+import { signPayload, type SigningKey } from '../report/outputs/signing.js';
 import { sha256 } from '../spec/clauses.js';
 import { clientClausesFile } from './clauses.js';
 import type { ClientPlan, ClientVerdicts } from './types.js';

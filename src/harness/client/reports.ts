@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Redactor } from '../http/redactor.js';
 import { harSink } from '../http/sinks.js';
 import type { Exchange } from '../http/types.js';
-import { xmlAttr, xmlText } from '../report/junit.js';
+import { xmlAttr, xmlText } from '../report/outputs/junit.js';
 import { writeClientAllureResults } from './allure.js';
 import { redactDeep } from './label.js';
 import { describeExchange } from './grade.js';

@@ -17,7 +17,7 @@
  *
  * Complements shorter than a window are redacted where they stand as a field of their own (not glued to a
  * letter or digit) near the piece: a secret cut after its first character leaves nothing of it. The leak scan
- * (report/leak-scan.ts) counts a piece as a leak when it carries PROOF_BITS, or when every complement occurs
+ * (report/redaction/leak-scan.ts) counts a piece as a leak when it carries PROOF_BITS, or when every complement occurs
  * near it (the whole secret, cut): never a piece alone that chance could explain.
  */
 export const PIECE_BITS = 32;

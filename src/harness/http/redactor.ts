@@ -13,7 +13,7 @@
  *   needle (k from the secret's length and alphabet: each piece carries 32 to 48 bits of it), a window found
  *   is extended over the whole piece, and the rest of the secret is redacted where it stands as a field of
  *   its own near the piece;
- * - structural rules (report/structural-redaction.ts) redact any Bearer credential and any token field's
+ * - structural rules (report/redaction/structural-redaction.ts) redact any Bearer credential and any token field's
  *   value, whatever their length and alphabet, also ones the harness never saw.
  * A failure inside the redaction never returns the text: the whole text is withheld (REDACTION_FAILED).
  *
@@ -24,7 +24,7 @@ import { decodedView } from './escapes.js';
 import { NeedleSet } from './needles.js';
 import { complementsNear, extendPiece, pieceWindow, provesAlone, windowsOf, type Piece } from './pieces.js';
 import { MIN_SPELLING_LENGTH, textSpellings } from './spellings.js';
-import { mayHoldStructural, redactStructural } from '../report/structural-redaction.js';
+import { mayHoldStructural, redactStructural } from '../report/redaction/structural-redaction.js';
 
 export const MIN_SECRET_LENGTH = MIN_SPELLING_LENGTH;
 /** Spellings longer than this are needles by their first HEAD characters (see needleSearch). */
@@ -94,7 +94,7 @@ export class Redactor {
 
   /**
    * Called with every new spelling as it is registered or learned. The test fixture hands their digests to
-   * the reporters (src/harness/report/secret-digests.ts), which run in another process and must redact too.
+   * the reporters (src/harness/report/redaction/secret-digests.ts), which run in another process and must redact too.
    */
   onSpellings(listener: (spellings: string[]) => void): void {
     this.listeners.push(listener);
@@ -325,7 +325,7 @@ export class Redactor {
   }
 
   /**
-   * For the leak scan (report/leak-scan.ts): is a registered secret in the text, whole in any spelling, as a
+   * For the leak scan (report/redaction/leak-scan.ts): is a registered secret in the text, whole in any spelling, as a
    * piece carrying PROOF_BITS of it, or cut with every part near the others? The kind only, never the value.
    */
   leakIn(text: string): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * Every spelling of a secret a report can hold, in ONE place: the redactor searches for them (needles.ts)
- * and the workers announce their digests to the reporters and the leak scan (report/secret-digests.ts).
+ * and the workers announce their digests to the reporters and the leak scan (report/redaction/secret-digests.ts).
  *
  * - raw, URL-encoded (encodeURIComponent), form-encoded, JSON-escaped (also with `\/`, as PHP writes it);
  * - base64 and base64url of the UTF-8 bytes, whole (with padding) and at each of the three byte alignments

@@ -12,7 +12,7 @@
  * 4. it has a clock-less form: production has no control API, so the form runs in its place there;
  * 5. it declares it: the tag `production` in its YAML.
  * Every other scenario runs in the sandbox project only: read-only checks whose requests, checks and outcome
- * are the same in both modes. The reports count those per environment (report/test-tally.ts `notRun`).
+ * are the same in both modes. The reports count those per environment (report/verdicts/test-tally.ts `notRun`).
  * Against an EXTERNAL target nothing is trimmed: it is one project running the whole selection.
  */
 import type { Clause } from '../spec/clauses.js';

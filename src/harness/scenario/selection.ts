@@ -14,7 +14,7 @@
  *   (the @exclusive tag, isolation.ts). A sharded CI run against one external server shards the shared phase and
  *   runs the exclusive phase once, after the shards (docs/ci/README.md; run refuses other shards of such a target).
  * - clause: clause ids (comma-separated): what covers one of them (a property test by its catalogue `covers`).
- * - only: `run --last-failed` (report/last-failed.ts): only these scenario / property ids and broken files.
+ * - only: `run --last-failed` (report/outputs/last-failed.ts): only these scenario / property ids and broken files.
  * - a clock-less form is no candidate of its own: it belongs to the scenario it stands in for (it runs inside that
  *   scenario's test, scenario/plan.ts decides which of the two runs), so either's id, tags or clauses select both.
  * - a broken file is matched on what it still says (scenario/partial.ts: a YAML syntax error loses only the broken
@@ -46,7 +46,7 @@ export interface SelectionFlags {
   shard?: string;
   /** One of the two phases of a run against a shared target (SELECTION_PHASES). */
   phase?: SelectionPhase;
-  /** `run --last-failed`: only what failed when last run against this target (report/last-failed.ts). */
+  /** `run --last-failed`: only what failed when last run against this target (report/outputs/last-failed.ts). */
   only?: OnlyThese;
 }
 

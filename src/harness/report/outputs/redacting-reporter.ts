@@ -21,11 +21,11 @@ import { createRequire } from 'node:module';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { ReporterDescription } from '@playwright/test';
 import type { FullConfig, FullResult, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
-import { DigestSet, readDigestFile, takeAnnouncements } from './secret-digests.js';
-import { redactStructural } from './structural-redaction.js';
-import { terminalSafe } from './terminal-text.js';
+import { DigestSet, readDigestFile, takeAnnouncements } from '../redaction/secret-digests.js';
+import { redactStructural } from '../redaction/structural-redaction.js';
+import { terminalSafe } from '../redaction/terminal-text.js';
 import { locateAtScenario } from './scenario-location.js';
-import { OUTCOME_ANNOTATION, redactOutcomeDescription } from './outcome.js';
+import { OUTCOME_ANNOTATION, redactOutcomeDescription } from '../records/outcome.js';
 
 const CLAUSE_ID = /^[A-Z][A-Z0-9_]*(-[A-Z0-9_]+)*$/;
 

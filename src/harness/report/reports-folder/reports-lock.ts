@@ -9,8 +9,8 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { FtfError } from '../../shared/errors.js';
-import { processAlive } from '../../shared/process-alive.js';
+import { FtfError } from '../../../shared/errors.js';
+import { processAlive } from '../../../shared/process-alive.js';
 
 export const LOCK_FILE = '.ftf-run.lock';
 

@@ -5,9 +5,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIENT_DUTY_AREAS } from '../client/areas.js';
-import { SPEC_AREAS, specArea, type ClauseCatalogue } from '../spec/clauses.js';
-import { doubtOf, outcomeLine, type OutcomeRecord } from './outcome.js';
+import { CLIENT_DUTY_AREAS } from '../../client/areas.js';
+import { SPEC_AREAS, specArea, type ClauseCatalogue } from '../../spec/clauses.js';
+import { doubtOf, outcomeLine, type OutcomeRecord } from '../records/outcome.js';
 
 export interface ScenarioMeta {
   id: string;

@@ -8,9 +8,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { REPO_ROOT } from '../repo-root.js';
-import type { OnlyThese } from '../scenario/selection.js';
-import { EXECUTED, type FailOn, type VerdictSummary } from './verdicts.js';
+import { REPO_ROOT } from '../../repo-root.js';
+import type { OnlyThese } from '../../scenario/selection.js';
+import { EXECUTED, type FailOn, type VerdictSummary } from '../verdicts/verdicts.js';
 
 export const LAST_FAILED_FILE = 'last-failed.json';
 

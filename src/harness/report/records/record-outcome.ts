@@ -5,13 +5,13 @@
  * error left (stamped by markStep where the engine runs a step) and the exchanges recorded so far.
  */
 import { isAbsolute, relative } from 'node:path';
-import type { CheckResult } from '../checks/types.js';
-import { CheckFailure } from '../engine/errors.js';
-import type { SourceLocation } from '../scenario/types.js';
-import { FtfError } from '../../shared/errors.js';
+import type { CheckResult } from '../../checks/types.js';
+import { CheckFailure } from '../../engine/errors.js';
+import type { SourceLocation } from '../../scenario/types.js';
+import { FtfError } from '../../../shared/errors.js';
 import { kindOf } from './error-codes.js';
 import { type CheckLevel, type CheckOutcome, type OutcomeRecord, type OutcomeWarning } from './outcome.js';
-import { loadClauseCatalogue } from '../spec/clauses.js';
+import { loadClauseCatalogue } from '../../spec/clauses.js';
 
 /** Evidence of the run: attachment names of the recorded exchanges and the HAR file. */
 export interface Evidence {

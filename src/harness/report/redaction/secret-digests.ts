@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MIN_SPELLING_LENGTH, spellingsOf } from '../http/spellings.js';
+import { MIN_SPELLING_LENGTH, spellingsOf } from '../../http/spellings.js';
 
 export { spellingsOf };
 

@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { FtfError } from '../../shared/errors.js';
-import { fileValidator } from '../schemas/ajv.js';
-import type { ClauseCatalogue } from '../spec/clauses.js';
-import { describeYamlProblem, fieldName, pointerSegments, readYaml } from '../yaml/source.js';
+import { FtfError } from '../../../shared/errors.js';
+import { fileValidator } from '../../schemas/ajv.js';
+import type { ClauseCatalogue } from '../../spec/clauses.js';
+import { describeYamlProblem, fieldName, pointerSegments, readYaml } from '../../yaml/source.js';
 import type { ScenarioOutcome } from './verdicts.js';
 
 export interface Waiver {

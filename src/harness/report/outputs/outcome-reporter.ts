@@ -3,12 +3,12 @@
  * reports/outcomes.json: `{ outcomes: [{ project, title, scenario, covers, file?, durationMs, ...record }] }`.
  * It sees every test end, including those that never reached the entry's catch (timeouts, interrupted runs,
  * crashed workers): readOutcome turns Playwright's status into an errored record with the reason.
- * Configure as `['./src/harness/report/outcome-reporter.ts', { outputFile }]`.
+ * Configure as `['../src/harness/report/outputs/outcome-reporter.ts', { outputFile }]`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { FullConfig, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { readOutcome, type OutcomeRecord } from './outcome.js';
+import { readOutcome, type OutcomeRecord } from '../records/outcome.js';
 
 export interface OutcomeEntry extends OutcomeRecord {
   project: string;

@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { allureMessageOf, allureStatusOf } from './allure.js';
-import type { OutcomeRecord } from './outcome.js';
+import type { OutcomeRecord } from '../records/outcome.js';
 import { outcomeEntry } from './outcome-reporter.js';
 import { AllureReporter } from 'allure-playwright';
 import { stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
@@ -91,7 +91,7 @@ export default class UnsyncedAllureReporter extends AllureReporter {
 
   constructor(options: Options = {}) {
     super(options);
-    this.resultsDir = options.resultsDir ?? './allure-results';
+    this.resultsDir = options.resultsDir ?? '../allure-results';
   }
 
   override onBegin(suite: Suite): void {

@@ -3,13 +3,13 @@
  * redacted HAR as evidence. Before returning it scans every written file for the run's secret values
  * (defence in depth behind the recorder's redaction): a hit deletes nothing but fails loudly.
  */
-import { assertNoLeaks } from './leak-scan.js';
-import { DigestSet } from './secret-digests.js';
+import { assertNoLeaks } from '../redaction/leak-scan.js';
+import { DigestSet } from '../redaction/secret-digests.js';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCertificateBody, serializeCertificate, signCertificate, type Certificate, type CertificateInput } from './certificate.js';
 import { certificateHtml, certificateMarkdown } from './certificate-render.js';
-import { sha256 } from '../spec/clauses.js';
+import { sha256 } from '../../spec/clauses.js';
 import { expandHarPaths, mergeHar } from './har.js';
 import type { SigningKey } from './signing.js';
 

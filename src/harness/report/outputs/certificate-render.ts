@@ -1,7 +1,7 @@
 /** Readable renderings of a certificate: Markdown and one self-contained, escaped HTML page. */
-import { specArea } from '../spec/clauses.js';
+import { specArea } from '../../spec/clauses.js';
 import type { Certificate } from './certificate.js';
-import { describeImplementation } from './implementation.js';
+import { describeImplementation } from '../records/implementation.js';
 
 const MARK: Record<string, string> = {
   passed: 'PASS', failed: 'FAIL', 'in-doubt': 'IN DOUBT', warning: 'WARN', errored: 'ERROR', waived: 'WAIVED', skipped: 'SKIP', 'not-applicable': 'N/A', 'not-tested': 'NOT TESTED',

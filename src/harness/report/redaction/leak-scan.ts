@@ -9,8 +9,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { FtfError } from '../../shared/errors.js';
-import { Redactor } from '../http/redactor.js';
+import { FtfError } from '../../../shared/errors.js';
+import { Redactor } from '../../http/redactor.js';
 import { DIGESTS_FILE, readDigestFile, type DigestSet } from './secret-digests.js';
 import { quarantine } from './quarantine.js';
 import { findStructural } from './structural-redaction.js';

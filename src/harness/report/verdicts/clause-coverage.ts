@@ -9,7 +9,7 @@
  * the gate flags (`run --min-clauses <n|all-must>`, `--max-skipped <n>`) turn a shortfall into problems of
  * the verdict (exit 1, with the list).
  */
-import type { ClauseCatalogue, ClauseLevel } from '../spec/clauses.js';
+import type { ClauseCatalogue, ClauseLevel } from '../../spec/clauses.js';
 
 /** What coverage needs of a scenario's outcome (verdicts.ts ScenarioOutcome has it; doctor builds it from a plan). */
 export interface CoverageInput {

@@ -6,14 +6,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalJson } from './canonical-json.js';
-import { sha256, type ClauseCatalogue } from '../spec/clauses.js';
-import { REPO_ROOT } from '../repo-root.js';
+import { sha256, type ClauseCatalogue } from '../../spec/clauses.js';
+import { REPO_ROOT } from '../../repo-root.js';
 import { signPayload, verifyPayload, publicKeyFingerprint, type SigningKey } from './signing.js';
 import { harnessIdentity, type HarnessIdentity } from './harness-identity.js';
-import type { ImplementationVersion } from './implementation.js';
-import type { ClauseCoverage } from './clause-coverage.js';
-import type { ClauseVerdict, OverallVerdict, ScenarioVerdict, Totals, VerdictSummary } from './verdicts.js';
-import type { Waiver } from './waivers.js';
+import type { ImplementationVersion } from '../records/implementation.js';
+import type { ClauseCoverage } from '../verdicts/clause-coverage.js';
+import type { ClauseVerdict, OverallVerdict, ScenarioVerdict, Totals, VerdictSummary } from '../verdicts/verdicts.js';
+import type { Waiver } from '../verdicts/waivers.js';
 
 export const CERTIFICATE_FORMAT = 'ftf-conformance-certificate/1';
 /** Formats `verify` checks the same way: the server certificate, and the client certificate (client/certificate.ts). */

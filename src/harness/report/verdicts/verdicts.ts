@@ -2,11 +2,11 @@
  * Verdicts: one per scenario, one per clause (the worst of its scenarios), totals and the overall verdict.
  * A run that executed no scenario is `nothing-tested`, never green.
  */
-import type { ClauseCatalogue, ClauseLevel } from '../spec/clauses.js';
+import type { ClauseCatalogue, ClauseLevel } from '../../spec/clauses.js';
 import { clauseCoverage, coverageGateProblems, JUDGED_VERDICTS, type ClauseCoverage, type CoverageGate } from './clause-coverage.js';
-import type { ImplementationVersion } from './implementation.js';
-import type { OutcomeRecord } from './outcome.js';
-import type { ScenarioResult } from './scenario-results.js';
+import type { ImplementationVersion } from '../records/implementation.js';
+import type { OutcomeRecord } from '../records/outcome.js';
+import type { ScenarioResult } from '../records/scenario-results.js';
 import type { TestTally } from './test-tally.js';
 
 export type ScenarioVerdict = 'passed' | 'failed' | 'warning' | 'skipped' | 'not-applicable' | 'errored' | 'waived';

@@ -9,12 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { FtfError } from '../../shared/errors.js';
+import { FtfError } from '../../../shared/errors.js';
 import { CATEGORIES } from './allure.js';
 import { forgetRun, historyKey, legacyHistoryNote, markRun, runIdentity, runKey, runLabel } from './allure-history.js';
-import { reportPaths } from './paths.js';
-import { refuseSymlinks } from './reports-symlinks.js';
-import { REPO_ROOT } from '../repo-root.js';
+import { reportPaths } from '../reports-folder/paths.js';
+import { refuseSymlinks } from '../reports-folder/reports-symlinks.js';
+import { REPO_ROOT } from '../../repo-root.js';
 
 export interface AllureReportOptions {
   resultsDir?: string;

@@ -19,8 +19,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ScenarioOutcome, VerdictSummary } from './verdicts.js';
-import { doubtOf } from './outcome.js';
+import type { ScenarioOutcome, VerdictSummary } from '../verdicts/verdicts.js';
+import { doubtOf } from '../records/outcome.js';
 
 /** One failure message in the XML is cut here (the full text is in the HTML/Allure reports). */
 const MAX_MESSAGE_CHARS = 4000;

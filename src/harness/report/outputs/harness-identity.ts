@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PACKAGED, REPO_ROOT } from '../repo-root.js';
+import { PACKAGED, REPO_ROOT } from '../../repo-root.js';
 
 export interface HarnessFiles {
   algorithm: 'sha512';

@@ -4,7 +4,7 @@
  * writes to `reports/` in the working directory instead (never inside node_modules). Env vars override for CI.
  */
 import { resolve } from 'node:path';
-import { PACKAGED, REPO_ROOT } from '../repo-root.js';
+import { PACKAGED, REPO_ROOT } from '../../repo-root.js';
 
 /** Root of every generated report (FTF_REPORTS_DIR overrides; tests point it at a temp folder). */
 export function reportsDir(env: NodeJS.ProcessEnv = process.env, packaged = PACKAGED): string {

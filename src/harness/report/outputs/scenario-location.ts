@@ -8,7 +8,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { Location, TestCase } from '@playwright/test/reporter';
-import { REPO_ROOT } from '../repo-root.js';
+import { REPO_ROOT } from '../../repo-root.js';
 
 /** The location a test should show, or undefined when it is not a YAML scenario. */
 export function scenarioLocation(annotations: readonly { type: string; description?: string }[], root = REPO_ROOT): Location | undefined {

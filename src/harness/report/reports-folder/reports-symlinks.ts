@@ -6,7 +6,7 @@
  */
 import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { FtfError } from '../../shared/errors.js';
+import { FtfError } from '../../../shared/errors.js';
 
 /** Links below `root` (not `root` itself), searched without following any; folders being deleted are skipped. */
 export function symlinksUnder(root: string, maxEntries = 200_000): string[] {

@@ -5,8 +5,8 @@
  * the values its exchanges carried (`implementationVersions`); the run's version is made from those records
  * and shown by the console summary, verdicts.json, the certificate and the Allure environment.
  */
-import type { Exchange, ExchangeSink } from '../http/types.js';
-import type { ResolvedTarget } from '../target/types.js';
+import type { Exchange, ExchangeSink } from '../../http/types.js';
+import type { ResolvedTarget } from '../../target/types.js';
 import type { OutcomeRecord } from './outcome.js';
 
 /** A header value longer than this is cut (a hostile target must not fill the reports through it). */

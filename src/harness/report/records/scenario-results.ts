@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { JSONReport, JSONReportSuite, JSONReportTest } from '@playwright/test/reporter';
-import { FtfError } from '../../shared/errors.js';
+import { FtfError } from '../../../shared/errors.js';
 import { readOutcome, type OutcomeRecord } from './outcome.js';
 
 export interface ScenarioResult {

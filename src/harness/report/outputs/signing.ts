@@ -6,8 +6,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { FtfError } from '../../shared/errors.js';
-import { REPO_ROOT } from '../repo-root.js';
+import { FtfError } from '../../../shared/errors.js';
+import { REPO_ROOT } from '../../repo-root.js';
 
 export interface SigningKey {
   privateKey: KeyObject;

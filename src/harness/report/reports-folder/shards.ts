@@ -6,8 +6,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FtfError } from '../../shared/errors.js';
-import { parseShard, SELECTION_PHASES, type SelectionFlags, type SelectionPhase } from '../scenario/selection.js';
+import { FtfError } from '../../../shared/errors.js';
+import { parseShard, SELECTION_PHASES, type SelectionFlags, type SelectionPhase } from '../../scenario/selection.js';
 
 export const MANIFEST_FILE = 'selection.json';
 /** Folder of the blob report inside a reports folder (playwright.config.ts, FTF_BLOB_REPORT). */
