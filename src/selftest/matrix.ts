@@ -8,7 +8,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { FaultInfo } from '../reference/faults.js';
 import { FtfError } from '../shared/errors.js';
-import { formatMatrix, renderGrepSection, renderNoControlSection, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from './output.js';
+import { formatMatrix, readSection, renderGrepSection, renderNoControlSection, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from './output.js';
 import { CLOCK_ONLY_FAULTS, NO_CONTROL_PROFILE } from './no-control.js';
 import { CLEAN_PRODUCTION_PROJECT, CLEAN_PROJECT, type PlanProject } from './plan.js';
 import { listSuite, runPlan } from './playwright-run.js';
@@ -152,8 +152,10 @@ export async function runMutationMatrix(options: MutationOptions = {}): Promise<
     if (options.grep !== undefined) {
       if (options.writeDocs) {
         const command = `ftf-conformance selftest --faults <the ${selected.length} below> --grep '${options.grep}' --workers ${workers}${options.full ? ' --full' : ''}${noControl ? ' --mode no-control' : ''} --write-docs`;
-        const section = renderGrepSection(report, { command, generatedAt: facts.generatedAt, wallMs: facts.wallMs, workers, loadAtStart, cores: availableParallelism() }, options.grep);
-        writeSection(resolve(cwd, 'docs/mutation.md'), sectionId('grep', options.grep), section);
+        const docs = resolve(cwd, 'docs/mutation.md');
+        const id = sectionId('grep', options.grep);
+        const section = renderGrepSection(report, { command, generatedAt: facts.generatedAt, wallMs: facts.wallMs, workers, loadAtStart, cores: availableParallelism() }, options.grep, readSection(docs, id));
+        writeSection(docs, id, section);
         docsWritten = 'section';
       }
     } else if (noControl && options.writeDocs) {

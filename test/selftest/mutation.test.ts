@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FAULTS } from '../../src/reference/faults.js';
 import { parseMutationArgs, MutationUsageError } from '../../src/selftest/mutation.js';
-import { byFamily, formatMatrix, renderFamilyTables, renderGrepSection, renderMarkdown, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from '../../src/selftest/output.js';
+import { byFamily, formatMatrix, readSection, renderFamilyTables, renderGrepSection, renderMarkdown, sectionId, writeJsonReport, writeMarkdown, writeSection, type RunFacts } from '../../src/selftest/output.js';
 import { CLOCK_ONLY_FAULTS } from '../../src/selftest/no-control.js';
 import { defaultPlan, projectMetadata, titlesPattern } from '../../src/selftest/plan.js';
 import { encodeOutcome, type OutcomeRecord } from '../../src/harness/report/records/outcome.js';
@@ -239,6 +239,18 @@ describe('mutation runner', () => {
       assert.equal(replaced.split('<!-- section:grep-model -->').length, 2);
       assert.match(replaced, /the selected tests only\): 2 passed/);
       assert.doesNotMatch(replaced, /the selected tests only\): 1 passed/);
+      // A run of other faults keeps the rows of the faults it did not run, under the earlier run's line.
+      const other: MutationReport = { clean: { passed: 1, failed: 0 }, faults: [{ name: 'fence-exclusive', clauses: ['EP-EVENT-FENCE'], failingScenarios: [], erroredScenarios: [], verdict: 'survived' }] };
+      writeSection(file, 'grep-model', renderGrepSection(other, { ...run, generatedAt: '2026-01-04T00:00:00Z' }, '^model: ', readSection(file, 'grep-model')));
+      const merged = readFileSync(file, 'utf8');
+      assert.match(merged, /\| `fence-exclusive` \| paging \| \*\*survived\*\* \|/);
+      assert.match(merged, /Kept from the earlier run of this section \(faults this run did not run; 1: 1 killed, 0 killed incidentally, 0 survived\)\. Its line: 2026-01-02T00:00:00Z: /);
+      assert.match(merged, /\| `paging-gap` \| paging \| \*\*killed\*\* \|/);
+      // Rerunning the kept fault moves it back into the run's own table.
+      writeSection(file, 'grep-model', renderGrepSection(report, run, '^model: ', readSection(file, 'grep-model')));
+      const back = readSection(file, 'grep-model') ?? '';
+      assert.equal(back.split('| `paging-gap` |').length, 2, 'each fault has one row');
+      assert.match(back, /1: 0 killed, 0 killed incidentally, 1 survived\)\. Its line: 2026-01-04T00:00:00Z: /);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

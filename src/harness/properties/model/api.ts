@@ -56,7 +56,8 @@ export class RawJson {
  * forbidden entity.
  */
 export function subscribeBody(target: ResolvedTarget, p: Product, kind: BodyKind, unknownUid: string, entity = p.entity): Record<string, unknown> {
-  const amount = new Decimal(p.minimumUnits).minus(kind === 'below-minimum' ? 1 : 0).toNumber();
+  const minimum = new Decimal(p.minimumUnits);
+  const amount = (kind === 'below-minimum' ? minimum.minus(1) : kind === 'negative' ? minimum.negated() : minimum).toNumber();
   const uid = kind === 'unknown-uid' ? unknownUid : p.uid;
   const entityCode = kind === 'forbidden-entity' ? target.entities.forbidden ?? entity : entity;
   return { [target.fields.subscribe_indication_uid ?? 'indicationUid']: uid, entityCode, amount };
@@ -66,7 +67,7 @@ export function subscribeBody(target: ResolvedTarget, p: Product, kind: BodyKind
  * The body a retry sends when it "materially changes" (Errors rules): the rejected cause removed, or a valid body
  * spoiled. A forbidden entity stays forbidden (whether the 403 is cached or checked again, a retry gets it again).
  */
-export const CHANGED: Record<BodyKind, BodyKind> = { valid: 'below-minimum', 'below-minimum': 'valid', 'unknown-uid': 'valid', 'forbidden-entity': 'forbidden-entity' };
+export const CHANGED: Record<BodyKind, BodyKind> = { valid: 'below-minimum', 'below-minimum': 'valid', 'unknown-uid': 'valid', 'forbidden-entity': 'forbidden-entity', negative: 'valid' };
 
 /** The clause a schema mismatch of a 2xx answer breaks (the resource's own clause where the model has it). */
 function schemaClause(method: string, path: string, status: number): 'RES-CHECKPOINT' | 'RES-CHECKPOINT-DELETE' | 'RES-WEBHOOK-DELETE' | 'SCHEMA' {

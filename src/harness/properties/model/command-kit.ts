@@ -45,8 +45,8 @@ export interface Model {
   subs: OwnSubscription[];
   hooks: WebhookModel;
   filters: FilterModel;
-  /** Clock moves in this run (commands-access.ts bounds them). */
-  clockMoves: number;
+  /** Seconds the clock moved in this run (control API; commands-access.ts bounds them: CLOCK_BUDGET_S). */
+  clockSeconds: number;
   /** Tokens the token commands were issued, and each code credential's current refresh token (tokens.ts). */
   tokens: TokenModel;
   can: Can;

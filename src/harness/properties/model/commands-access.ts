@@ -316,9 +316,10 @@ export class OtherUserFilteredRead implements Cmd {
   toString = (): string => `filtered read by the ${this.credential} user(${this.shown || 'entity_code of the forbidden entity'}, limit ${this.limit ?? 'default'})`;
 }
 
-/** Most clock moves per run: 21 hours in all, so a retry stays within a day of its key (key lifetimes: not shown). */
-export const MAX_CLOCK_MOVES = 3;
+/** The most the clock moves in a run: 21 hours in all, so a retry stays within a day of its key (key lifetimes: not shown). */
+export const CLOCK_BUDGET_S = 21 * 3600;
 export const CLOCK_HOURS = 7;
+const STEP_S = CLOCK_HOURS * 3600;
 
 /**
  * The clock moves on (control API, 7 hours at a time, at most 3 times a run) until a subscription the model made
@@ -329,7 +330,7 @@ export const CLOCK_HOURS = 7;
 export class ClockMovesThenRetry implements Cmd {
   private shown = '';
   constructor(readonly keySel: number) {}
-  check = (m: Readonly<Model>): boolean => m.can.clock && m.clockMoves < MAX_CLOCK_MOVES && m.subs.length > 0;
+  check = (m: Readonly<Model>): boolean => m.can.clock && m.clockSeconds + STEP_S <= CLOCK_BUDGET_S && m.subs.length > 0;
   async run(m: Model, r: Real): Promise<void> {
     const role = this.toString();
     const keys = m.idem.keys.filter((k) => m.kinds.get(k) === 'valid' && m.idem.uidOf(k) !== undefined);
@@ -339,9 +340,9 @@ export class ClockMovesThenRetry implements Cmd {
     const entity = m.entityOf.get(key) as string;
     this.shown = keyName(m, key);
     let holdingUid: string | null = null;
-    while (m.clockMoves < MAX_CLOCK_MOVES && holdingUid === null) {
+    while (m.clockSeconds + STEP_S <= CLOCK_BUDGET_S && holdingUid === null) {
       await r.api.advanceClock({ hours: CLOCK_HOURS }, `${role}: advance the clock ${CLOCK_HOURS} h`);
-      m.clockMoves++;
+      m.clockSeconds += STEP_S;
       m.stream.wrote();
       const { answer: list, pointer } = await r.api.listAll('subscriptions', `/subscription?entity_code=${encodeURIComponent(entity)}`, 'primary', `${role}: GET /subscription`, 'EP-SUBSCRIPTION-LIST');
       const j = judgeSubscriptionList(entity, list, pointer, m.subs, true);

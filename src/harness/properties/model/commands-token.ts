@@ -8,12 +8,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fail, pick, type Cmd, type Model, type Real } from './command-kit.js';
-import { judgeIssued, judgeRefused, judgeReuse, judgeServedOrRefused, stillValid, type Grant } from './tokens.js';
+import { EXPIRY_SLACK_S, judgeIssued, judgeRefused, judgeReuse, judgeServedOrRefused, stillValid, type Grant } from './tokens.js';
 import { show, v, type Answer } from './state.js';
-import { CLOCK_HOURS } from './commands-access.js';
+import { CLOCK_BUDGET_S } from './commands-access.js';
 
-/** The simulated hours the clock moved in this run (ClockMovesThenRetry moves it CLOCK_HOURS at a time). */
-const nowHours = (m: Model): number => m.clockMoves * CLOCK_HOURS;
+/** The simulated hours the clock moved in this run (control API: ClockMovesThenRetry, TokenExpires). */
+const nowHours = (m: Model): number => m.clockSeconds / 3600;
 
 /** A new token used right away: it works (AUTH-TOKEN-RESPONSE: the response's token is usable). */
 async function works(r: Real, token: string, role: string): Promise<void> {
@@ -65,7 +65,7 @@ export class ClientCredentialsGrant implements Cmd {
   toString = (): string => `token: client_credentials (${this.form}) for ${this.shown || `credential #${this.credSel}`}`;
 }
 
-export type CodeForm = 'full' | 'no-verifier' | 'other-redirect' | 'no-redirect';
+export type CodeForm = 'full' | 'no-verifier' | 'wrong-verifier' | 'other-redirect' | 'no-redirect';
 
 /** Code Authorisation with PKCE (grant table: grant_type, client_id, code, redirect_uri; rule 5), after a fresh consent. */
 export class CodeGrant implements Cmd {
@@ -90,6 +90,11 @@ export class CodeGrant implements Cmd {
       case 'no-verifier': {
         const a = await r.api.token({ ...base, redirect_uri: grant.redirectUri }, basic, role);
         return fail(judgeRefused(`${what} without code_verifier`, 'AUTH-CODE-PKCE', a, 'the authorization_code grant uses PKCE'), role);
+      }
+      case 'wrong-verifier': {
+        // A verifier of the right form (43 unreserved characters) that is not the one the challenge was made from.
+        const a = await r.api.token({ ...base, redirect_uri: grant.redirectUri, code_verifier: randomBytes(32).toString('base64url') }, basic, role);
+        return fail(judgeRefused(`${what} with a code_verifier other than the one of the challenge`, 'AUTH-CODE-PKCE', a, 'the authorization_code grant uses PKCE: the verifier must match the challenge'), role);
       }
       case 'other-redirect': {
         const other = new URL(grant.redirectUri);
@@ -154,6 +159,53 @@ export class ReuseToken implements Cmd {
     fail(judgeReuse(`GET /event with ${this.shown}`, valid, a), role);
   }
   toString = (): string => `token: used again (${this.shown || `token #${this.sel}`})`;
+}
+
+/** Seconds past expires_in at which a token is used again: beyond the model's slack, well within a 10-minute "clock-skew" leeway. */
+export const PAST_EXPIRY_S = EXPIRY_SLACK_S + 120;
+
+/**
+ * Needs the clock (control API): a fresh client_credentials token, the clock moved to 60 s before its expires_in (it
+ * still works: reusable until it expires), then PAST_EXPIRY_S past it (401: Authentication rule 3, Errors 401). Skipped
+ * when the token lives longer than what is left of the run's clock budget (CLOCK_BUDGET_S).
+ */
+export class TokenExpires implements Cmd {
+  private shown = '';
+  constructor(readonly credSel: number) {}
+  check = (m: Readonly<Model>): boolean => m.can.clock && m.can.clients.length > 0;
+  async run(m: Model, r: Real): Promise<void> {
+    const credential = pick(m.can.clients, this.credSel);
+    this.shown = credential;
+    const role = this.toString();
+    const cred = r.target.credentials[credential];
+    const a = await r.api.token({ grant_type: 'client_credentials', client_id: cred?.clientId ?? '', client_secret: cred?.secret ?? '' }, r.api.basic(credential), `${role}: a new token`);
+    fail(judgeIssued(`client_credentials for ${credential}`, 'client_credentials', a), role);
+    const t = m.tokens.remember(credential, 'client_credentials', a, nowHours(m));
+    if (m.clockSeconds + t.expiresIn + PAST_EXPIRY_S > CLOCK_BUDGET_S) {
+      this.shown = `${credential}: expires_in ${t.expiresIn} s, more than the run's clock budget left, not moved`;
+      return;
+    }
+    this.shown = `${credential}, expires_in ${t.expiresIn} s`;
+    const before = Math.max(t.expiresIn - 60, 0);
+    await r.api.advanceClock({ seconds: before }, `${role}: advance the clock to 60 s before expiry`);
+    m.clockSeconds += before;
+    m.stream.wrote();
+    // The real seconds count as well: on a loaded machine the token may already be too close to call.
+    const valid = stillValid(t, nowHours(m));
+    if (valid === true) {
+      const b = await r.api.withBearer('/event?limit=1', t.token, `${role}: used 60 s before expiry`);
+      fail(judgeReuse(`GET /event with the token 60 s before its expires_in`, true, b), role);
+    }
+    const past = 60 + PAST_EXPIRY_S;
+    await r.api.advanceClock({ seconds: past }, `${role}: advance the clock ${PAST_EXPIRY_S} s past expiry`);
+    m.clockSeconds += past;
+    m.stream.wrote();
+    // A Fixed indication's uid rotates daily: read it again for the commands that follow.
+    await r.refreshProduct();
+    const c = await r.api.withBearer('/event?limit=1', t.token, `${role}: used ${PAST_EXPIRY_S} s past expiry`);
+    fail(judgeReuse(`GET /event with the token ${PAST_EXPIRY_S} s past its expires_in`, false, c), role);
+  }
+  toString = (): string => `token: client_credentials, then the clock moves past its expires_in (${this.shown || `credential #${this.credSel}`})`;
 }
 
 /** Sandbox only (rule 8): the API key is a bearer without token exchange, also after the clock moved. */

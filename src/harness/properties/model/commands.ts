@@ -12,7 +12,8 @@ import { CHANGED, subscribeBody } from './api.js';
 import { FilterModel, WebhookModel } from './access.js';
 import { ClockMovesThenRetry, OtherUserFilteredRead, WebhookOtherUser, WebhookReregister, DeregisterWebhook, FilteredRead, OtherUserReads, ReadonlyWrite, ReadSubscriptions, RegisterWebhook, WRITES, type EntityPick } from './commands-access.js';
 import { DeleteCheckpoint, PutCheckpoint, SecondUserDelete } from './commands-checkpoint.js';
-import { ApiKeyRead, ClientCredentialsGrant, CodeGrant, RefreshGrant, ReuseToken, type ClientForm, type CodeForm, type RefreshForm } from './commands-token.js';
+import { ApiKeyRead, ClientCredentialsGrant, CodeGrant, RefreshGrant, ReuseToken, TokenExpires, type ClientForm, type CodeForm, type RefreshForm } from './commands-token.js';
+import { ReadIndication, type IndicationCredential } from './commands-indication.js';
 import { TokenModel } from './tokens.js';
 import { fail, judge, keyName, learnHead, oracleContext, pick, position, type Can, type Cmd, type Model, type Real } from './command-kit.js';
 import { CheckpointModel, checkpointIn, IdempotencyModel, StreamModel, type BodyKind } from './state.js';
@@ -210,7 +211,9 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
   const arbs: Array<fc.Arbitrary<Cmd>> = [
       fc.tuple(kind, together).map(([k, n]) => new Subscribe(k, n)),
       // Rejections to replay later (a cached rejection must come back as it was, also for a corrected body).
-      fc.constantFrom<BodyKind>('below-minimum', 'unknown-uid').map((k) => new Subscribe(k, 1)),
+      fc.constantFrom<BodyKind>('below-minimum', 'unknown-uid', 'negative').map((k) => new Subscribe(k, 1)),
+      // The minimum negated: a sign dropped anywhere turns it into an accepted minimum (amount-sign-dropped).
+      fc.constant(null).map(() => new Subscribe('negative', 1)),
       // A valid body under a new key sent several times at once: the duplicate-subscription race (EP-SUBSCRIBE-REPLAY).
       fc.integer({ min: 2, max: b.maxTogether }).map((n) => new Subscribe('valid', n)),
       fc.tuple(sel, fc.boolean(), together).map(([k, c, n]) => new Retry(k, c, n)),
@@ -224,7 +227,9 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
       fc.array(sel, { minLength: 2, maxLength: b.maxTogether }).map((cs) => new PatchTogether(cs)),
       fc.constant(null).map(() => new SecondUserPut()),
       // The checkpoint's lifecycle: DELETE, every operation after it (404), PUT again (a creation), PUT of the existing name.
-      fc.constant(null).map(() => new DeleteCheckpoint()),
+      // Each DELETE is followed at once by a PATCH with the version the checkpoint had (404); half of them by a PUT again.
+      fc.constant(null).map(() => new DeleteCheckpoint(false)),
+      fc.constant(null).map(() => new DeleteCheckpoint(true)),
       fc.constant(null).map(() => new PutCheckpoint()),
       fc.constant(null).map(() => new SecondUserDelete()),
       // Every other operation, with each credential kind the profile has (commands-access.ts).
@@ -245,7 +250,13 @@ export function commandsArbitrary(b: CommandBounds): fc.Arbitrary<Iterable<Cmd>>
       fc.tuple(fc.constantFrom<'second' | 'readonly'>('readonly', 'readonly', 'second'), fc.option(sel, { nil: undefined }), limit).map(([c, t, l]) => new OtherUserFilteredRead(c, t, l)),
       // The token endpoint: every grant with each credential kind, the forms with fields left out, tokens used again.
       fc.tuple(sel, fc.constantFrom<ClientForm>('full', 'basic-only', 'secret-left-out', 'wrong-secret')).map(([c, f]) => new ClientCredentialsGrant(c, f)),
-      fc.tuple(sel, fc.constantFrom<CodeForm>('full', 'full', 'no-verifier', 'other-redirect', 'no-redirect')).map(([c, f]) => new CodeGrant(c, f)),
+      fc.tuple(sel, fc.constantFrom<CodeForm>('full', 'full', 'no-verifier', 'wrong-verifier', 'other-redirect', 'no-redirect')).map(([c, f]) => new CodeGrant(c, f)),
+      // PKCE on its own draw: the verifier left out or another one (AUTH-CODE-PKCE).
+      fc.tuple(sel, fc.constantFrom<CodeForm>('no-verifier', 'wrong-verifier')).map(([c, f]) => new CodeGrant(c, f)),
+      // Expiry needs the clock (control API): a new token used 60 s before and a few minutes past its expires_in.
+      sel.map((s) => new TokenExpires(s)),
+      // GET /indication/{code} by each credential kind, and an unknown code.
+      fc.tuple(fc.constantFrom<IndicationCredential>('primary', 'second', 'readonly'), fc.boolean()).map(([c, u]) => new ReadIndication(c, u)),
       fc.tuple(sel, fc.constantFrom<RefreshForm>('full', 'full', 'client-id-left-out')).map(([c, f]) => new RefreshGrant(c, f)),
       sel.map((s) => new ReuseToken(s)),
       sel.map((s) => new ApiKeyRead(s)),
@@ -289,6 +300,6 @@ export async function setupRun(r: Real, can: Can): Promise<Model> {
   }
   return {
     idem: new IdempotencyModel(), kinds: new Map(), entityOf: new Map(), cp, stream, secondPut: false, secondCp: undefined,
-    subs: [], hooks: new WebhookModel(), filters: new FilterModel(), clockMoves: 0, tokens: new TokenModel(), can,
+    subs: [], hooks: new WebhookModel(), filters: new FilterModel(), clockSeconds: 0, tokens: new TokenModel(), can,
   };
 }

@@ -23,6 +23,7 @@ import { PropertyViolation, propertyFailure, type ModelClause, type PagingClause
 import type { ModelApi, Product } from './api.js';
 import { commandsArbitrary, setupRun, type Real } from './commands.js';
 import type { Can } from './command-kit.js';
+import { judgeIssued } from './tokens.js';
 
 /** Clauses the model property checks (annotated on the test, named in every violation). */
 export const MODEL_CLAUSES: ReadonlyArray<ModelClause | PagingClause> = CATALOGUE_MODEL_CLAUSES;
@@ -80,11 +81,12 @@ export async function prepareModelProperty(api: ModelApi, events: EventsApi, log
       const exchanges = log.begin();
       let product: Product;
       try {
+        await checkFirstToken(api, target, can);
         product = await api.product(target.indications.primary as string, target.entities.allowed[0] as string);
       } catch (e) {
         if (!(e instanceof PropertyViolation)) throw e;
         // Before any sequence is generated: no seed to replay, but the requests that showed it.
-        throw withoutFrames(propertyFailure([`property "${opts.title}" failed while reading the indication: ${e.message}`,
+        throw withoutFrames(propertyFailure([`property "${opts.title}" failed in its set-up (the primary credential's token, the indication): ${e.message}`,
           '  requests (URLs relative to base_url):', ...formatRequestLines(exchanges, bases).map((l) => `  ${l}`)].join('\n'), e));
       }
       const prefix = `mb-${randomBytes(4).toString('hex')}`;
@@ -115,6 +117,20 @@ export async function prepareModelProperty(api: ModelApi, events: EventsApi, log
       });
     },
   };
+}
+
+/**
+ * The set-up's first request, when the primary credential is a client_credentials one: its token exchange, judged
+ * by the model (tokens.ts). A token answer off the spec (no expires_in, …) then fails by its clause here, instead of
+ * erroring in the auth client the other requests go through.
+ */
+async function checkFirstToken(api: ModelApi, target: ResolvedTarget, can: Can): Promise<void> {
+  const cred = target.credentials.primary;
+  if (!cred || !can.clients.includes('primary')) return;
+  const role = 'setup: token for the primary credential';
+  const a = await api.token({ grant_type: 'client_credentials', client_id: cred.clientId ?? '', client_secret: cred.secret ?? '' }, api.basic('primary'), role);
+  const violation = judgeIssued('client_credentials for primary', 'client_credentials', a);
+  if (violation) throw new PropertyViolation({ ...violation, role });
 }
 
 /** The profile's credentials by kind, as the token commands use them (commands-token.ts). */

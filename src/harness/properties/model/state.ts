@@ -26,7 +26,8 @@ export interface Answer {
   schema?: Violation;
 }
 
-export type BodyKind = 'valid' | 'below-minimum' | 'unknown-uid' | 'forbidden-entity';
+/** 'negative': the minimum negated (a sign dropped anywhere makes it the minimum itself). */
+export type BodyKind = 'valid' | 'below-minimum' | 'unknown-uid' | 'forbidden-entity' | 'negative';
 
 export const v = (clause: ModelClause | PagingClause, message: string): Violation => ({ clause, message });
 
@@ -104,6 +105,11 @@ export class IdempotencyModel {
     if (kind === 'forbidden-entity') {
       if (a.status !== 403 || detail !== DETAIL.entity) return v('AUTH-ENTITY-403', `a valid body for the entity off the allow-list answered ${show(a)}, expected 403 "${DETAIL.entity}"`);
       return undefined;
+    }
+    if (kind === 'negative') {
+      // Below the minimum; the body schema is not shown, so refusing the sign as such (422, or 400 with its own detail) is a refusal too.
+      if ((a.status === 400 && typeof detail === 'string') || a.status === 422) return undefined;
+      return v('ERR-AMOUNT-MIN', `the minimum negated as the amount answered ${show(a)}, expected a refusal (400 "${DETAIL.belowMinimum}", or the negative amount refused as such: 422, or 400 with {detail}): a negative amount is below the minimum`);
     }
     if (kind === 'below-minimum') {
       if (a.status !== 400 || detail !== DETAIL.belowMinimum) return v('ERR-AMOUNT-MIN', `an amount below the minimum answered ${show(a)}, expected 400 "${DETAIL.belowMinimum}"`);
