@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleDependencies } from './bundle-dependencies.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -34,6 +35,11 @@ const notTypeScript = (src) => statSync(src).isDirectory() || !src.endsWith('.ts
 for (const dir of ['specs', 'schemas', 'fixtures', 'src']) {
   cpSync(join(root, dir), join(dist, dir), { recursive: true, filter: notTypeScript });
 }
+
+// The harness's npm dependencies (all but Playwright and the optional peers) are bundled into dist/vendor/, and the
+// compiled files import them from there: the production install stays small (scripts/bundle-dependencies.mjs).
+const bundled = await bundleDependencies({ root, dist, fail });
+console.log(`build: bundled ${bundled.join(', ')} into ${join(dist, 'vendor')}`);
 
 // The user docs ship too (Markdown pages and the CI pipelines), where the code and generated profiles point: <root>/docs.
 cpSync(join(root, 'docs'), join(dist, 'docs'), { recursive: true, filter: (src) => statSync(src).isDirectory() ? !src.endsWith('bench-runs') : /\.(md|ya?ml)$/.test(src) });

@@ -106,7 +106,12 @@ export function declareScenarioTests(guard?: GuardTarget): void {
         test.setTimeout(testTimeoutMs(target.timeouts));
         // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
         // One runtime message for all of them (each message is an attachment, i.e. a Playwright step).
-        if (allureMeta.links.length) await (await import('allure-js-commons')).links(...allureMeta.links);
+        // allure-playwright's test runtime is set up first, by name: allure-js-commons would load it itself from its
+        // own folder, which the installed package does not have (both are bundled there: scripts/bundle-dependencies.mjs).
+        if (allureMeta.links.length) {
+          await import('allure-playwright/autoconfig');
+          await (await import('allure-js-commons')).links(...allureMeta.links);
+        }
         // The one place a scenario's outcome is written, as data (src/harness/report/records/outcome.ts).
         const context = { covers: scenario.covers, evidence, checks };
         try {
