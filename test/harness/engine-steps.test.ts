@@ -299,4 +299,20 @@ steps:
 `);
     assert.equal((await run(none, makeTarget(stub.url), { schemas })).error, undefined);
   });
+
+  it('expect with schema auto on another status than the expected one judges the status alone (issue 24)', async () => {
+    const schemas = fakeSchemas((_method, _path, status) => ({ operation: 'thing.get', schemaId: status === 200 ? 'thing' : undefined, knownStatuses: [200] }));
+    const scenario = scenarioFromYaml(`
+id: t.auto4
+title: a 200 where 404 was expected
+covers: [T-ONE]
+steps:
+  - request: { method: GET, path: /things/t-1, schema: none }
+  - expect: { status: 404, schema: auto }
+`);
+    const r = await run(scenario, makeTarget(stub.url), { schemas });
+    // The 200 body is not judged against the 200 answer's schema (whose clause the schema would blame).
+    assert.deepEqual(r.checks.filter((c) => !c.passed).map((c) => c.check), ['status']);
+    assert.equal(r.checks.some((c) => c.check === 'schema'), false);
+  });
 });

@@ -54,6 +54,8 @@ describe('subscription lists and holdings per entity', () => {
     assert.equal(clause(expectHolding('A', 'h1', 's1', ans(200, { uid: 'h1', entityCode: 'A', subscriptionUid: 's9' }))), 'EP-HOLDING-GET');
     assert.equal(expectHoldingNotUnder('B', 'h1', 'A', ans(404, { detail: 'Holding not found' })), undefined);
     assert.equal(clause(expectHoldingNotUnder('B', 'h1', 'A', ans(200, { uid: 'h1', entityCode: 'A' }))), 'EP-ENTITY-SCOPE');
+    // Nothing of the other entity served (200 null): the not-found rule broke, not the scope (issue 24).
+    assert.equal(clause(expectHoldingNotUnder('B', 'h1', 'A', ans(200, null))), 'EP-HOLDING-GET');
   });
 });
 

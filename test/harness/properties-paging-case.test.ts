@@ -107,6 +107,13 @@ describe('runPagingCase', () => {
     await runPagingCase(new MemoryStream().api(), snapshotOf(s), c, 12);
   });
 
+  it('a schema mismatch blames the clauses the schema check named (x-clause), else none (issue 24)', () => {
+    const named = propertyFailure('text', new PropertyViolation({ clause: 'SCHEMA', schemaClauses: ['RES-EVENTS-RESPONSE'], message: 'off schema' }));
+    assert.deepEqual((named as { failedClauses?: string[] }).failedClauses, ['RES-EVENTS-RESPONSE']);
+    const unnamed = propertyFailure('text', new PropertyViolation({ clause: 'SCHEMA', message: 'off schema' }));
+    assert.deepEqual((unnamed as { failedClauses?: string[] }).failedClauses, []);
+  });
+
   it('a walk that never ends within its own bound (expected events + 2) stays a violation when the profile allows more', async () => {
     const s = new MemoryStream({ neverEnds: true });
     const c: PagingCase = { start: -1, fence: { kind: 'event', index: 19 }, limit: 2, appends: [], reread: 0 };

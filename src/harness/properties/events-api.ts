@@ -33,6 +33,8 @@ export interface EventsAnswer {
   page?: PageRecord;
   /** The 200 body's schema mismatch. */
   schemaMessage?: string;
+  /** The clauses that mismatch breaks (the schema check's: x-clause of the schema and field that failed). */
+  schemaClauses?: string[];
 }
 
 export interface EventsApiDeps {
@@ -71,7 +73,7 @@ export class EventsApi {
     if (a.status !== 200) {
       throw new PropertyViolation({ clause: 'SCHEMA', message: `${label}: GET ${this.relative(this.url(q))} answered ${a.status}, expected 200: ${excerpt(a.text, this.redact)}` });
     }
-    if (a.schemaMessage !== undefined || a.page === undefined) throw new PropertyViolation({ clause: 'SCHEMA', message: `${label}: ${a.schemaMessage ?? 'no page'}` });
+    if (a.schemaMessage !== undefined || a.page === undefined) throw new PropertyViolation({ clause: 'SCHEMA', ...(a.schemaClauses ? { schemaClauses: a.schemaClauses } : {}), message: `${label}: ${a.schemaMessage ?? 'no page'}` });
     return a.page;
   }
 
@@ -89,7 +91,7 @@ export class EventsApi {
       pathname: '/event',
       redact: this.redact,
     });
-    if (schema && !schema.passed) return { status: res.status, text: res.bodyText, json: res.json, schemaMessage: schema.message };
+    if (schema && !schema.passed) return { status: res.status, text: res.bodyText, json: res.json, schemaMessage: schema.message, schemaClauses: [...(schema.clauses ?? [])] };
     return { status: res.status, text: res.bodyText, json: res.json, page: toPageRecord(res.json, q.startCursor) };
   }
 

@@ -71,6 +71,11 @@ export interface Violation {
    * not be exercised that far (errored, FTF_E_BOUND_EXCEEDED), which says nothing about a clause.
    */
   clause: PropertyClause | 'SCHEMA' | 'HARNESS' | 'BOUND';
+  /**
+   * With `SCHEMA`: the clauses the schema check named (the `x-clause` of the schema and field that failed,
+   * schemas/clause-of.ts), the ones the violation blames; none named, it blames none.
+   */
+  schemaClauses?: string[];
   /** Which read it happened in: walk, reference read, re-read, … */
   role?: string;
   /** 1-based page of that read, when the violation belongs to one. */
@@ -104,7 +109,7 @@ export function propertyFailure(text: string, cause: unknown): FtfError {
     return new FtfError(PROPERTY_ERROR_CODES.bound, text, { hint: 'the walk needed more pages than the profile allows: raise timeouts.max_pages (event walks) or timeouts.max_list_pages (lists) if the target really pages that far' });
   }
   if (v === undefined || v.clause === 'HARNESS') return new FtfError(PROPERTY_ERROR_CODES.failed, text);
-  return Object.assign(new FtfError(PROPERTY_ERROR_CODES.violation, text), { failedClauses: v.clause === 'SCHEMA' ? [] : [v.clause] });
+  return Object.assign(new FtfError(PROPERTY_ERROR_CODES.violation, text), { failedClauses: v.clause === 'SCHEMA' ? [...(v.schemaClauses ?? [])] : [v.clause] });
 }
 
 export function describeViolation(v: Violation): string {

@@ -90,10 +90,16 @@ export function expectHolding(entity: string, holdingUid: string, subscriptionUi
   return undefined;
 }
 
-/** The same holding uid under another allowed entity of the caller: not served (404, or 403), never that holding. */
+/**
+ * The same holding uid under another allowed entity of the caller: not served (404, or 403), never that holding.
+ * Serving that holding breaks the scope (EP-ENTITY-SCOPE); any other answer serves nothing of the other entity: it
+ * breaks only "an unknown holding answers 404" (EP-HOLDING-GET), as for a uid that exists nowhere (issue 24).
+ */
 export function expectHoldingNotUnder(entity: string, holdingUid: string, owner: string, a: Answer): Violation | undefined {
   if ((a.status === 404 || a.status === 403) && typeof detailOf(a.json) === 'string') return undefined;
-  return v('EP-ENTITY-SCOPE', `GET /holding/${entity}/${holdingUid} (a holding of ${owner}) answered ${show(a)}, expected 404 (or 403) with {detail}: the entity in the path scopes the read`);
+  const served = a.status >= 200 && a.status < 300 && (a.json as { uid?: unknown } | null)?.uid === holdingUid;
+  if (served) return v('EP-ENTITY-SCOPE', `GET /holding/${entity}/${holdingUid} (a holding of ${owner}) answered ${show(a)}, expected 404 (or 403) with {detail}: the entity in the path scopes the read`);
+  return v('EP-HOLDING-GET', `GET /holding/${entity}/${holdingUid} (a holding of ${owner}, none of ${entity}) answered ${show(a)}, expected 404 (or 403) with {detail}: an unknown holding answers 404`);
 }
 
 /** An unknown holding uid of an allowed entity: 404 with {detail}. */

@@ -69,14 +69,6 @@ export function subscribeBody(target: ResolvedTarget, p: Product, kind: BodyKind
  */
 export const CHANGED: Record<BodyKind, BodyKind> = { valid: 'below-minimum', 'below-minimum': 'valid', 'unknown-uid': 'valid', 'forbidden-entity': 'forbidden-entity', negative: 'valid' };
 
-/** The clause a schema mismatch of a 2xx answer breaks (the resource's own clause where the model has it). */
-function schemaClause(method: string, path: string, status: number): 'RES-CHECKPOINT' | 'RES-CHECKPOINT-DELETE' | 'RES-WEBHOOK-DELETE' | 'SCHEMA' {
-  if (status < 200 || status > 299) return 'SCHEMA';
-  if (method === 'DELETE' && path.startsWith('/event/checkpoint')) return 'RES-CHECKPOINT-DELETE';
-  if (method === 'DELETE' && path.startsWith('/webhook')) return 'RES-WEBHOOK-DELETE';
-  return path.startsWith('/event/checkpoint/') ? 'RES-CHECKPOINT' : 'SCHEMA';
-}
-
 export class ModelApi {
   private readonly redact: Redact;
   private readonly base: string;
@@ -318,7 +310,9 @@ export class ModelApi {
       pathname: path,
       redact: this.redact,
     });
-    const problem = schema && !schema.passed ? { clause: schemaClause(req.method, path, res.status), role: label, message: schema.message } : undefined;
+    // A mismatch blames what the schema check named (the x-clause of the schema and field that failed), like a
+    // scenario's schema check: a cursor off its format in a checkpoint answer is the cursor's clause, not RES-CHECKPOINT.
+    const problem: Violation | undefined = schema && !schema.passed ? { clause: 'SCHEMA', schemaClauses: [...(schema.clauses ?? [])], role: label, message: schema.message } : undefined;
     return { status: res.status, text: res.bodyText, json: res.json, ...(problem ? { schema: problem } : {}) };
   }
 

@@ -251,7 +251,7 @@ export class FilteredRead implements Cmd {
         if (k === 0) return fail(this.refused(f, a), role);
         return fail(v('EP-EVENT-PAGING', `page ${k + 1} of a read with ${describeFilter(f)} answered ${show(a)} after page 1 was served`), role);
       }
-      if (a.page === undefined) return fail({ clause: 'SCHEMA', message: a.schemaMessage ?? 'no page' }, role);
+      if (a.page === undefined) return fail({ clause: 'SCHEMA', ...(a.schemaClauses ? { schemaClauses: a.schemaClauses } : {}), message: a.schemaMessage ?? 'no page' }, role);
       if (k === 0) total = a.page.pageInfo.totalCount;
       got.push(...a.page.events);
       if (!a.page.pageInfo.hasNextPage) {
@@ -306,7 +306,7 @@ export class OtherUserFilteredRead implements Cmd {
         if (a.status === 400 || a.status === 422) return;
         return fail(v('EP-EVENT-PAGING', `a read with ${describeFilter(f)} by the ${this.credential} user answered ${show(a)}, expected 200, or the filter refused (403, 400/422)`), role);
       }
-      if (a.page === undefined) return fail({ clause: 'SCHEMA', message: a.schemaMessage ?? 'no page' }, role);
+      if (a.page === undefined) return fail({ clause: 'SCHEMA', ...(a.schemaClauses ? { schemaClauses: a.schemaClauses } : {}), message: a.schemaMessage ?? 'no page' }, role);
       const leak = a.page.events.find((e) => e.entityCode === entity);
       if (leak) return fail(v('AUTH-EVENT-SCOPE', `a read with ${describeFilter(f)} by the ${this.credential} user returned event ${leak.uid} of ${entity}, an entity off its allow-list (its GET /subscription?entity_code=${entity} is 403)`), role);
       if (!a.page.pageInfo.hasNextPage || !a.page.pageInfo.pageEndCursor) return;
