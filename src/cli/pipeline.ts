@@ -22,7 +22,7 @@ import { readPlaywrightReport, scenariosOf, testResults } from '../harness/repor
 import { tallyTests, type ProjectScopes, type TestTally } from '../harness/report/verdicts/test-tally.js';
 import { projectScopeReason } from '../harness/scenario/environment.js';
 import { SHARED_PHASES } from '../harness/shared-phases.js';
-import { doubtGroups, scenarioOutcome, summarize, type FailOn, type ScenarioOutcome, type VerdictSummary } from '../harness/report/verdicts/verdicts.js';
+import { doubtGroups, scenarioOutcome, summarize, type ClauseOutcome, type FailOn, type ScenarioOutcome, type VerdictSummary } from '../harness/report/verdicts/verdicts.js';
 import { applyWaivers, defaultWaiversFile, loadWaivers, type Waiver } from '../harness/report/verdicts/waivers.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
 import { FtfError } from '../shared/errors.js';
@@ -110,8 +110,11 @@ export function formatSummary(s: VerdictSummary, reproduce?: ReproduceContext): 
   for (const p of s.problems) lines.push(`PROBLEM ${p}`);
   for (const n of s.notes) lines.push(`note   ${n}`);
   if (s.unknownClauses.length) lines.push(`note   scenarios name clause ids missing from clauses.yaml: ${s.unknownClauses.join(', ')}`);
-  const clauseFails = s.clauses.filter((c) => c.verdict === 'failed' || c.verdict === 'errored').map((c) => c.id);
+  // Broken: a check of the clause failed. Errored: not judged (its scenario broke off), with the code and kind, never blamed.
+  const clauseFails = s.clauses.filter((c) => c.verdict === 'failed').map((c) => c.id);
   if (clauseFails.length) lines.push(`clauses broken: ${clauseFails.join(', ')}`);
+  const notJudged = s.clauses.filter((c) => c.verdict === 'errored');
+  if (notJudged.length) lines.push(`clauses not judged (errored): ${notJudged.map((c) => `${c.id} (${erroredBy(s, c)})`).join(', ')}`);
   for (const group of doubtGroups(s.clauses)) {
     const [first] = group.split(' / ');
     const evidence = s.clauses.find((c) => c.id === first)?.doubts?.[0];
@@ -125,6 +128,13 @@ export function formatSummary(s: VerdictSummary, reproduce?: ReproduceContext): 
     s.overall === 'nothing-tested' ? 'NOTHING TESTED (no scenario executed: this is not a pass)' : s.overall === 'conformant' ? `CONFORMANT${partial}` : 'NON-CONFORMANT';
   lines.push(`verdict: ${verdict} (fail on ${s.failOn})`);
   return lines.join('\n');
+}
+
+/** Why a clause is errored: the code and kind of each scenario of it that errored (`FTF_E_TARGET_TIMEOUT target`). */
+function erroredBy(s: VerdictSummary, clause: ClauseOutcome): string {
+  const byId = new Map(s.scenarios.map((x) => [x.id, x]));
+  const why = clause.scenarios.filter((x) => x.verdict === 'errored').map((x) => byId.get(x.id)?.record).map((r) => `${r?.code ?? 'FTF_E_INTERNAL'} ${r?.kind ?? 'internal'}`);
+  return [...new Set(why)].join('; ');
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -136,3 +136,26 @@ test('"in doubt between A and B" is a verdict of its own, with the evidence, in 
   assert.deepEqual(entry?.in_doubt_with?.[0]?.clauses, ['ST-ISSUE-AFTER-CUTOFF']);
   assert.match(certificateMarkdown({ ...body, signature: { algorithm: 'Ed25519', public_key: '', public_key_sha256: '', value: '' } }), /\| ERR-SUBSCRIPTION-DATE \| must \| IN DOUBT with ST-ISSUE-AFTER-CUTOFF: holding H1/);
 });
+
+test('an errored scenario blames none of its clauses: not judged, with the code and kind, unless a check of one had failed', async () => {
+  const { formatSummary } = await import('../../src/cli/pipeline.js');
+  const { FtfError } = await import('../../src/shared/errors.js');
+  // A should-level check of ERR-NO-SERVER-ERROR failed, then the target timed out: that judgement stands, the rest is not judged.
+  const checks = [check('status', true, ['EP-HOLDING-GET']), check('schema', false, ['ERR-NO-SERVER-ERROR'], 'should')];
+  const record = outcomeFromError(new FtfError('FTF_E_TARGET_TIMEOUT', 'no answer within 2000 ms'), { covers: ['EP-HOLDING-GET', 'ERR-NOT-FOUND'], evidence: { exchanges: [] }, checks });
+  assert.equal(record.status, 'errored');
+  const s: ScenarioResult = {
+    id: 'errors.not-found', title: 'errors.not-found', file: 'specs/errors/not-found.yaml', family: 'errors', clauses: ['EP-HOLDING-GET', 'ERR-NOT-FOUND'], tags: [],
+    project: 'sandbox', outcome: 'unexpected', lastStatus: 'failed', warnings: [], errors: [], record, durationMs: 1, retries: 0,
+  };
+  const outcome = scenarioOutcome(s, catalogue);
+  assert.equal(outcome.verdict, 'errored');
+  const summary = summarize([outcome], catalogue);
+  const verdict = (id: string) => summary.clauses.find((c) => c.id === id)?.verdict;
+  assert.equal(verdict('EP-HOLDING-GET'), 'errored');
+  assert.equal(verdict('ERR-NOT-FOUND'), 'errored');
+  assert.equal(verdict('ERR-NO-SERVER-ERROR'), 'warning', 'a check that had failed keeps its judgement');
+  const text = formatSummary(summary);
+  assert.doesNotMatch(text, /clauses broken:/);
+  assert.match(text, /clauses not judged \(errored\): EP-HOLDING-GET \(FTF_E_TARGET_TIMEOUT target\), ERR-NOT-FOUND \(FTF_E_TARGET_TIMEOUT target\)/);
+});

@@ -123,7 +123,8 @@ export function scenarioOutcome(r: ScenarioResult, catalogue: ClauseCatalogue): 
  * What one scenario says about each clause it judged: its covered clauses, and any other clause one of its
  * checks judged and failed (a response rule's clause). A clause is failed (or a warning, at should level) only
  * by a failed check naming it; the scenario's other covered clauses are passed when a check of theirs passed,
- * else not tested. An errored scenario judged none of its clauses: each is errored (the run cannot vouch for it).
+ * else not tested. An errored scenario blames none of its clauses: each is errored (not judged: the run cannot vouch
+ * for it), except one a check had already failed before the scenario broke off (that check's judgement stands).
  */
 export function clauseVerdictsOf(s: Pick<ScenarioOutcome, 'clauses' | 'verdict' | 'record'>): Map<string, ClauseVerdict> {
   const out = new Map<string, ClauseVerdict>();
@@ -136,6 +137,10 @@ export function clauseVerdictsOf(s: Pick<ScenarioOutcome, 'clauses' | 'verdict' 
     if (proof.length > 0) return proof.some((o) => o.level === 'must') ? 'failed' : 'warning';
     return failing.some((o) => o.level === 'must') ? 'in-doubt' : 'warning';
   };
+  if (s.verdict === 'errored') {
+    for (const c of new Set([...s.clauses, ...outcomes.filter((o) => o.status === 'failed').flatMap((o) => o.clauses)])) out.set(c, failedHere(c) ?? 'errored');
+    return out;
+  }
   const failing = s.verdict === 'failed' || s.verdict === 'warning';
   const judged = new Set([...s.clauses, ...(failing ? [...outcomes.filter((o) => o.status === 'failed').flatMap((o) => o.clauses), ...s.record.clauses] : [])]);
   for (const c of judged) {
