@@ -14,6 +14,8 @@
  * - the client secret echoed as base64 (inside a longer base64 value), hex, cut at a random point over two
  *   fields, HTML entities: in no output;
  * - terminal control bytes in a response body: none reaches the console raw.
+ * The author's loop (`ftf-conformance dev --once`, the engine in process, no Playwright) is a third run: its one
+ * output is the console, searched the same way.
  * "No output" = every file under the run's reports and output folders plus the CLI's stdout and stderr,
  * searched in every spelling and inside base64 blobs and embedded zips (canary-search.ts). Each case searches
  * first (its own failure says what leaked where), then checks the run ended with its verdict (exit 1).
@@ -49,16 +51,20 @@ after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function observe(transport: 'undici' | 'playwright'): Promise<Observed> {
-  const dir = mkdtempSync(join(tmpdir(), `ftf-canary-${transport}-`));
+type Mode = 'undici' | 'playwright' | 'dev';
+
+async function observe(mode: Mode): Promise<Observed> {
+  const dir = mkdtempSync(join(tmpdir(), `ftf-canary-${mode}-`));
   dirs.push(dir);
   const stub = await startCanaryStub({ spellings: secrets.FTF_HOSTILE_PRIMARY_SECRET as string });
   let run: CliRun;
   try {
     run = await runCli(
-      // --wait-report: the Allure HTML is built (and searched) before the CLI exits, so this test can search it too.
-      ['run', '--wait-report', '--grep', CANARY_GREP, '--', `--workers=${WORKERS}`, `--output=${join(dir, 'test-results')}`],
-      { ...hostileEnv(stub.url, secrets), FTF_REPORTS_DIR: join(dir, 'reports'), FTF_TRANSPORT: transport, FTF_QUARANTINE_DIR: join(dir, 'quarantine') },
+      mode === 'dev'
+        ? ['dev', '--once', '--grep', CANARY_GREP]
+        : // --wait-report: the Allure HTML is built (and searched) before the CLI exits, so this test can search it too.
+          ['run', '--wait-report', '--grep', CANARY_GREP, '--', `--workers=${WORKERS}`, `--output=${join(dir, 'test-results')}`],
+      { ...hostileEnv(stub.url, secrets), FTF_REPORTS_DIR: join(dir, 'reports'), ...(mode === 'dev' ? {} : { FTF_TRANSPORT: mode }), FTF_QUARANTINE_DIR: join(dir, 'quarantine') },
       OUTER_MS,
     );
   } finally {
@@ -66,21 +72,26 @@ async function observe(transport: 'undici' | 'playwright'): Promise<Observed> {
   }
   const consolePlaces = [{ where: 'CLI stdout', text: run.stdout }, { where: 'CLI stderr', text: run.stderr }];
   // The quarantine folder is the leak scan's evidence store, private and never published: not an output.
-  return { run, stub, console: consolePlaces, places: [...consolePlaces, ...placesUnder(join(dir, 'reports'), dir), ...placesUnder(join(dir, 'test-results'), dir)] };
+  const files = mode === 'dev' ? [] : [...placesUnder(join(dir, 'reports'), dir), ...placesUnder(join(dir, 'test-results'), dir)];
+  return { run, stub, console: consolePlaces, places: [...consolePlaces, ...files] };
 }
 
 const tokens = (o: Observed, kind: 'large' | 'sanctum' | 'short'): Canary[] => (o.stub.issuedKind.get(kind) ?? []).map((value) => ({ kind: `${kind} token`, value }));
 
-function ranToAVerdict(o: Observed): void {
+function ranToAVerdict(o: Observed, mode: Mode): void {
   assert.equal(o.run.killed, false, `the run ended within ${OUTER_MS} ms`);
   // 1: non-conformant (every scenario fails against the stub). 3 would be a crash or the leak scan's FTF_E_SECRET_LEAK.
   assert.equal(o.run.code, 1, `exit code (stdout tail: ${o.run.stdout.slice(-2500)}\nstderr tail: ${o.run.stderr.slice(-1500)})`);
+  // `dev` writes no report: the console is all it prints, and it printed the verdict of every scenario.
+  if (mode === 'dev') return void assert.match(o.run.stdout, /^dev: \d+ re-run \(start\).*clauses broken: (?!none)/m, 'dev printed its summary');
   assert.ok(o.places.some((p) => p.where.endsWith('junit.xml')) && o.places.some((p) => p.where.includes('allure-report')) && o.places.some((p) => p.where.includes('/har/')), 'JUnit, the Allure HTML and HAR files were written and searched');
   assert.ok(o.places.some((p) => p.where.endsWith('results.json')) && o.places.some((p) => p.where.includes('test-results')), 'the JSON report and test-results were searched');
 }
 
-for (const transport of ['undici', 'playwright'] as const) {
-  describe(`canary and spellings (${transport} transport, ${selected} scenarios, bound ${OUTER_MS} ms)`, { timeout: 2 * OUTER_MS }, () => {
+// FTF_CANARY_MODES=dev (comma list) runs only those modes (a quick check while working on one of them).
+const MODES = (['undici', 'playwright', 'dev'] as const).filter((m) => !process.env.FTF_CANARY_MODES || process.env.FTF_CANARY_MODES.split(',').includes(m));
+for (const transport of MODES) {
+  describe(`canary and spellings (${transport === 'dev' ? "`dev`, the author's loop" : `${transport} transport`}, ${selected} scenarios, bound ${OUTER_MS} ms)`, { timeout: 2 * OUTER_MS }, () => {
     let o: Observed;
     before(async () => {
       o = await observe(transport);
@@ -98,7 +109,7 @@ for (const transport of ['undici', 'playwright'] as const) {
       // Through Playwright's request fixture the errors are the call-log kind this test is about (a redacted
       // header line is left behind); the undici transport writes no call log.
       if (transport === 'playwright') assert.ok(o.places.some((p) => /authorization: Bearer \[REDACTED/i.test(p.text)), 'a redacted call log (authorization: Bearer [REDACTED…]) is in the reports');
-      ranToAVerdict(o);
+      ranToAVerdict(o, transport);
     });
 
     test('two tokens of over 32 KiB: neither token is in any output, and the run ends with its verdict', () => {
@@ -108,14 +119,14 @@ for (const transport of ['undici', 'playwright'] as const) {
       // that throws on them ends the scenario before it; the RegExp of old did, its message the tokens).
       assert.ok(o.stub.served.has('api-echo'), 'the scenario holding the large tokens made its API call');
       assert.deepEqual(searchCanaries(large, o.places), []);
-      ranToAVerdict(o);
+      ranToAVerdict(o, transport);
     });
 
     test(`Sanctum-style tokens (7|…) and tokens under 6 characters: in no output${transport === 'playwright' ? ', also through the call log of a timed-out request' : ''}`, () => {
       const planted = [...tokens(o, 'sanctum'), ...tokens(o, 'short')];
       assert.ok(planted.some((t) => t.value.startsWith('7|') && t.value.length === 42) && planted.some((t) => t.value.length < 6), 'Sanctum and short tokens were issued');
       assert.deepEqual(searchCanaries(planted, o.places, 4), []);
-      ranToAVerdict(o);
+      ranToAVerdict(o, transport);
     });
 
     for (const kind of ECHO_KINDS) {
@@ -124,7 +135,7 @@ for (const transport of ['undici', 'playwright'] as const) {
         assert.ok(echoed.length > 0);
         // A part of the cut secret is searched with the marks around it (a canary of 3 characters and more).
         assert.deepEqual(searchCanaries(echoed, o.places, kind === 'split' ? 3 : 6), []);
-        ranToAVerdict(o);
+        ranToAVerdict(o, transport);
       });
     }
 
@@ -133,7 +144,7 @@ for (const transport of ['undici', 'playwright'] as const) {
       assert.ok(text.includes('click here'), 'the body excerpt did reach the console (the case was exercised)');
       for (const [name, raw] of [['OSC 8 hyperlink', '\u001b]8;;'], ['BEL', '\u0007'], ['NUL', '\u0000'], ['clear screen', '\u001b[2J']] as const) assert.ok(!text.includes(raw), `${name} reached the console raw`);
       assert.match(text, /\\x1b\]8;;https:\/\/evil\.example\/\\x07click here/, 'shown escaped');
-      ranToAVerdict(o);
+      ranToAVerdict(o, transport);
     });
   });
 }

@@ -1,26 +1,21 @@
 /**
  * The in-process hostile sweep: every YAML scenario of the catalogue through the real engine (runScenario,
- * undici transport, recorder, redactor, auth client, schema registry: what specs/fixtures.ts wires, minus
- * Playwright) against one stub mode. Playwright replaces a worker after every failed test (~2 s each), so a
+ * undici transport, recorder, redactor, auth client, schema registry: engine/in-process.ts, what
+ * specs/fixtures.ts wires minus Playwright) against one stub mode. Playwright replaces a worker after every failed test (~2 s each), so a
  * Playwright run of one mode takes 60-100 s; in process a mode takes about as long as its slowest bounds.
  * Scenarios run concurrently (a pool), each under an outer watchdog; process-level unhandled rejections and
  * uncaught exceptions are collected while the mode runs.
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createAuthClient } from '../../src/harness/auth/client.js';
 import { runScenario } from '../../src/harness/engine/run.js';
 import { NotApplicable } from '../../src/harness/engine/errors.js';
-import type { EngineContext } from '../../src/harness/engine/types.js';
-import { RecordingTransport } from '../../src/harness/http/recorder.js';
-import { Redactor } from '../../src/harness/http/redactor.js';
+import { inProcessEngine } from '../../src/harness/engine/in-process.js';
 import { createUndiciTransport } from '../../src/harness/http/undici-transport.js';
 import { targetView } from '../../src/harness/engine/target-view.js';
 import { missingRoles, missingRolesReason, scenarioRoles } from '../../src/harness/scenario/roles.js';
 import type { Scenario, SourceLocation } from '../../src/harness/scenario/types.js';
 import type { SchemaRegistry } from '../../src/harness/schemas/types.js';
 import { missingCapabilities, withMutationGuard } from '../../src/harness/target/capabilities.js';
-import { guardProductionWrites } from '../../src/harness/target/guard.js';
 import type { ResolvedTarget } from '../../src/harness/target/types.js';
 import { FtfError } from '../../src/shared/errors.js';
 
@@ -72,23 +67,8 @@ async function runOne(scenario: Scenario, opts: SweepOptions, transport: ReturnT
   const absent = missingRoles(targetView(target), scenarioRoles(scenario));
   if (absent.length > 0) return { id: scenario.id, status: 'skipped', elapsedMs: 0, text: '', typed: true, skipReason: missingRolesReason(absent) };
 
-  const redactor = new Redactor();
-  const recorder = new RecordingTransport(guardProductionWrites(transport, target, false), redactor);
-  let failedAt: SourceLocation | undefined;
-  const engine: EngineContext = {
-    target,
-    transport: recorder,
-    auth: createAuthClient(target, recorder, redactor),
-    schemas: opts.schemas,
-    runId: `sweep-${randomBytes(4).toString('hex')}`,
-    redact: (text) => redactor.redactText(text),
-    // A plain call; the innermost failing step's line is kept (what the Playwright fixture puts on the stack).
-    runStep: (_title, fn, location) =>
-      fn().catch((e: unknown) => {
-        failedAt ??= location;
-        throw e;
-      }),
-  };
+  // The engine as `dev` wires it (engine/in-process.ts): write guard, recorder, redactor, auth client.
+  const { engine, failedAt } = inProcessEngine({ target, schemas: opts.schemas, wire: transport, cliAllowsMutations: false, runIdPrefix: 'sweep' });
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const watchdog = new Promise<typeof HUNG>((resolve) => (timer = setTimeout(() => resolve(HUNG), opts.watchdogMs)));
@@ -103,7 +83,7 @@ async function runOne(scenario: Scenario, opts: SweepOptions, transport: ReturnT
   if (outcome.ok) return { id: scenario.id, status: 'passed', elapsedMs, text: '', typed: true };
   // A `skip_if` that held (the target lacks the data the scenario needs): the runner skips it with this reason.
   if (outcome.error instanceof NotApplicable) return { id: scenario.id, status: 'skipped', elapsedMs, text: '', typed: true, skipReason: outcome.error.message };
-  return { id: scenario.id, status: 'failed', elapsedMs, text: reportText(outcome.error, failedAt), typed: outcome.error instanceof FtfError };
+  return { id: scenario.id, status: 'failed', elapsedMs, text: reportText(outcome.error, failedAt()), typed: outcome.error instanceof FtfError };
 }
 
 /** Runs every scenario against the target (the stub must be up); never rejects. */

@@ -7,6 +7,7 @@ import type { Command } from './types.js';
  */
 export const commandLoaders: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./run.js')).runCommand,
+  dev: async () => (await import('./dev.js')).devCommand,
   merge: async () => (await import('./merge.js')).mergeCommand,
   certify: async () => (await import('./certify.js')).certifyCommand,
   init: async () => (await import('./init.js')).initCommand,

@@ -250,6 +250,7 @@ export const runCommand: Command = {
       SUITE_FLAGS.evaluateOnly,
       SUITE_FLAGS.workers,
       LAST_FAILED_FLAG,
+      { flag: '--watch', text: "the author's loop: the same as `ftf-conformance dev` (re-runs each scenario you save, in process, no reports); takes dev's flags only" },
       { flag: '--', value: 'PLAYWRIGHT ARGS', text: 'passed to `playwright test` unchanged, only: --retries N, --repeat-each N, --max-failures N, -x, --workers N/-j N, --project NAME, --grep RE/-g, --grep-invert RE/-G, --output DIR, --fail-on-flaky-tests, --forbid-only, --fully-parallel, --pass-with-no-tests, --quiet, --shuffle [SEED], --list, --no-deps; anything else exits 2 (Playwright\'s --last-failed too: use `run --last-failed`)' },
     ],
     env: SUITE_ENV,
@@ -261,7 +262,10 @@ export const runCommand: Command = {
   },
   async run(argv) {
     const dash = argv.indexOf('--');
-    const { values: v } = parse('run', dash >= 0 ? argv.slice(0, dash) : argv, RUN_OPTIONS);
+    // `run --watch` is the author's loop (`dev`): its own flags, no Playwright, no reports.
+    const own = dash >= 0 ? argv.slice(0, dash) : argv;
+    if (own.includes('--watch')) return (await import('./dev.js')).devCommand.run(argv.filter((a) => a !== '--watch'));
+    const { values: v } = parse('run', own, RUN_OPTIONS);
     const picked = selectionFlags('run', v);
     if (v['last-failed'] && v['evaluate-only']) throw new UsageError('run', '--last-failed reruns scenarios; --evaluate-only runs nothing: give one of them');
     const last = v['last-failed'] ? lastFailedOnly('run', v.target) : undefined;

@@ -131,6 +131,11 @@ function evidence(ctx: OutcomeContext): Pick<OutcomeRecord, 'exchanges' | 'har' 
   };
 }
 
+/** A scenario that did not run: skipped (the plan's reason), or not applicable (a `skip_if` that held). */
+export function skippedOutcome(reason: string, notApplicable: boolean): OutcomeRecord {
+  return { status: notApplicable ? 'not-applicable' : 'skipped', reason, clauses: [], checks: [], exchanges: [], warnings: [], outcomes: [] };
+}
+
 export function passedOutcome(ctx: OutcomeContext): OutcomeRecord {
   return { status: 'passed', clauses: [], checks: [], ...evidence(ctx), warnings: warningsOf(ctx.checks, ctx.covers), outcomes: checkOutcomes(ctx.checks, ctx.covers, ctx.levelOf) };
 }
