@@ -17,14 +17,12 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _baseTest, request as apiRequest, test as playwrightTest, type APIRequestContext, type TestInfo, type TestType } from '@playwright/test';
-import { createAuthClient } from '../src/harness/auth/client.js';
 import type { CheckResult } from '../src/harness/checks/types.js';
 import type { EngineContext } from '../src/harness/engine/types.js';
+import { wireEngine } from '../src/harness/engine/wiring.js';
 import type { SourceLocation } from '../src/harness/scenario/types.js';
 import { transportKind } from '../src/harness/http/transport-choice.js';
-import { RecordingTransport } from '../src/harness/http/recorder.js';
 import { boundedRecording, exchangeBatches, harSink, summaryComment, type ExchangeBatches } from '../src/harness/http/sinks.js';
-import { Redactor } from '../src/harness/http/redactor.js';
 import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/records/record-outcome.js';
 import { encodeOutcome } from '../src/harness/report/records/outcome.js';
 import { versionSink } from '../src/harness/report/records/implementation.js';
@@ -32,7 +30,7 @@ import type { Exchange, RecordingSummary, Transport } from '../src/harness/http/
 import { loadScenarioSuiteOnce } from '../src/harness/scenario/suite-cache.js';
 import type { SchemaRegistry } from '../src/harness/schemas/types.js';
 import { withMutationGuard } from '../src/harness/target/capabilities.js';
-import { cliAllowsMutations, guardProductionWrites, mutationSkipReason } from '../src/harness/target/guard.js';
+import { cliAllowsMutations, mutationSkipReason } from '../src/harness/target/guard.js';
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../src/harness/target/load.js';
 import { readProfile } from '../src/harness/target/profile.js';
 import { embeddedStartBoundMs, targetOfBinding, type EmbeddedLaunch } from '../src/embedded/launch.js';
@@ -273,16 +271,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           }
         },
   engine: async ({ target, schemas, wire: raw, checks, evidence }, use, testInfo) => {
-    const redactor = new Redactor();
-    // Secrets learned during the test (issued tokens, profile secrets) reach the reporters as digests first.
-    redactor.onSpellings((spellings) => announceSecrets(spellings));
-    const redact = (text: string): string => redactStructural(redactor.redactText(text));
     // Redacted HAR per test: evidence for the conformance certificate (reports/har/*.har).
     const harFile = join(process.env.FTF_REPORTS_DIR ?? 'reports', 'har', `${testInfo.workerIndex}-${testInfo.testId}.har`);
     const har = harSink(harFile);
     evidence.har = harFile;
-    // Inside the recorder: a refused production write is still recorded (as an error exchange) in the reports.
-    const wire = guardProductionWrites(raw, target, cliAllowsMutations());
     // The profile's implementation.version_header: its values in the (redacted) responses go into the outcome record.
     const version = target.implementation?.versionHeader ? [versionSink(target.implementation.versionHeader, evidence)] : [];
     // Attachments and HAR behind one bound (sinks.ts): a million-event walk writes its first, failing, sampled
@@ -298,16 +290,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         // a failing report sink must not replace the step's own error
       }
     };
-    const transport = new RecordingTransport(wire, redactor, [recording, ...version]);
-    const auth = createAuthClient(target, transport, redactor);
-    await use({
+    const wired = wireEngine({
       target,
-      transport,
-      auth,
       schemas,
+      wire: raw,
+      sinks: [recording, ...version],
+      // Inside the recorder: a refused production write is still recorded (as an error exchange) in the reports.
+      writeGuard: { allowMutations: cliAllowsMutations() },
+      // Secrets learned during the test (issued tokens, profile secrets) reach the reporters as digests first.
+      onSpellings: (spellings) => announceSecrets(spellings),
+      redactAfter: redactStructural,
+    });
+    const redact = wired.redact;
+    await use(wired.context({
       // Unique per test and retry: checkpoint names and idempotency keys never collide across workers/shards.
       runId: `w${testInfo.parallelIndex}-${randomBytes(4).toString('hex')}`,
-      redact,
       onCheck: (r) => checks.push(r),
       // A step's summary (repeat): one small text attachment of the running step, through the redacting reporter like every attachment.
       note: (name, text) => testInfo.attach(`${name}.txt`, { body: text, contentType: 'text/plain' }),
@@ -322,7 +319,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           },
           { ...(location ? { location } : {}) },
         ),
-    });
+    }));
     try {
       await recording.finish();
       await attachments.flush();

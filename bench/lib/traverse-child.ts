@@ -11,10 +11,8 @@
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createAuthClient } from '../../src/harness/auth/client.js';
 import { runScenario } from '../../src/harness/engine/run.js';
-import { RecordingTransport } from '../../src/harness/http/recorder.js';
-import { Redactor } from '../../src/harness/http/redactor.js';
+import { wireEngine } from '../../src/harness/engine/wiring.js';
 import { createUndiciTransport } from '../../src/harness/http/undici-transport.js';
 import { describeProblem, loadScenarioSuite } from '../../src/harness/scenario/load.js';
 import { bareGet, bareToken } from './bare.js';
@@ -55,24 +53,21 @@ async function engine(c: Config, timed: (fn: () => Promise<void>) => Promise<voi
   // (FTF_BENCH_SCENARIOS, the real-path workflows) holds exactly one.
   const scenario = suite.scenarios.find((s) => s.id === 'bench.traverse') ?? (suite.scenarios.length === 1 ? suite.scenarios[0] : undefined);
   if (!scenario) throw new Error(suite.problems.map(describeProblem).join('\n') || `no scenario bench.traverse (nor a single scenario) in ${process.env.FTF_BENCH_SCENARIOS ?? 'bench/scenarios'}`);
-  const redactor = new Redactor();
   let pages = 0;
-  const transport = new RecordingTransport(createUndiciTransport(), redactor, [{ onExchange: (x) => void (x.request.url.includes('/event') && pages++) }]);
-  const auth = createAuthClient(target, transport, redactor);
   const schemas = schemaRegistry({ paths: target.paths, fields: target.fields });
+  const wired = wireEngine({ target, schemas, wire: createUndiciTransport(), sinks: [{ onExchange: (x) => void (x.request.url.includes('/event') && pages++) }] });
   schemas.validator('events-response'); // compile outside the timed part, like a Playwright worker does at start
   let failedChecks = 0;
   await timed(async () => {
-    await runScenario(scenario, {
-      target, transport, auth, schemas, runId: 'bench',
-      redact: (t) => redactor.redactText(t),
+    await runScenario(scenario, wired.context({
+      runId: 'bench',
       onCheck: (r) => {
         if (!r.passed) failedChecks++;
       },
       runStep: (_title, fn) => fn(),
-    });
+    }));
   });
-  await transport.dispose();
+  await wired.transport.dispose();
   if (failedChecks) throw new Error(`${failedChecks} check(s) failed during the traversal`);
   return { events: -1, pages };
 }

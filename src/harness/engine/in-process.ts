@@ -1,16 +1,13 @@
 /**
- * The engine wired outside Playwright: what specs/fixtures.ts wires for a test (the production write guard,
- * the recorder, the redactor, the auth client, the schema registry), minus Playwright's attachments, HAR and
- * test.step. Used where a Playwright worker is the cost to avoid: the author's loop (`ftf-conformance dev`)
+ * The engine wired outside Playwright: wireEngine (wiring.ts), as specs/fixtures.ts wires a test (the production
+ * write guard, the recorder, the redactor, the auth client, the schema registry), minus Playwright's attachments,
+ * HAR and test.step. Used where a Playwright worker is the cost to avoid: the author's loop (`ftf-conformance dev`)
  * and the in-process hostile sweep (test/hostile/sweep.ts). A scenario runs here through the same
  * runScenario, the same checks and the same outcome record (report/record-outcome.ts) as in a `run`.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createAuthClient } from '../auth/client.js';
 import type { CheckResult } from '../checks/types.js';
-import { RecordingTransport } from '../http/recorder.js';
-import { Redactor } from '../http/redactor.js';
 import type { Transport } from '../http/types.js';
 import { markStep, outcomeFromError, passedOutcome, skippedOutcome } from '../report/records/record-outcome.js';
 import { redactError } from '../report/redaction/redact-error.js';
@@ -20,12 +17,12 @@ import { planScenario } from '../scenario/plan.js';
 import type { Scenario, SourceLocation } from '../scenario/types.js';
 import type { SchemaRegistry } from '../schemas/types.js';
 import { withMutationGuard } from '../target/capabilities.js';
-import { guardProductionWrites } from '../target/guard.js';
 import type { ResolvedTarget } from '../target/types.js';
 import { NotApplicable } from './errors.js';
 import { runScenario } from './run.js';
 import { targetView } from './target-view.js';
 import type { EngineContext } from './types.js';
+import { wireEngine } from './wiring.js';
 
 export interface InProcessOptions {
   target: ResolvedTarget;
@@ -48,17 +45,12 @@ export interface InProcessEngine {
 
 /** One engine context per scenario run: its own redactor, recorder, auth client (token cache) and checks. */
 export function inProcessEngine(opts: InProcessOptions): InProcessEngine {
-  const redactor = new Redactor();
-  const recorder = new RecordingTransport(guardProductionWrites(opts.wire, opts.target, opts.cliAllowsMutations), redactor);
   const checks: CheckResult[] = [];
   let failedAt: SourceLocation | undefined;
-  const engine: EngineContext = {
-    target: opts.target,
-    transport: recorder,
-    auth: createAuthClient(opts.target, recorder, redactor),
-    schemas: opts.schemas,
+  // THE wiring (wiring.ts), without Playwright's sinks: write guard, recorder, redactor, auth client.
+  const wired = wireEngine({ target: opts.target, schemas: opts.schemas, wire: opts.wire, writeGuard: { allowMutations: opts.cliAllowsMutations }, redactAfter: redactStructural });
+  const engine: EngineContext = wired.context({
     runId: `${opts.runIdPrefix ?? 'p'}-${randomBytes(4).toString('hex')}`,
-    redact: (text) => redactStructural(redactor.redactText(text)),
     onCheck: (r) => checks.push(r),
     // A plain call; the innermost failing step's line is kept (what the Playwright fixture puts on the stack).
     runStep: (title, fn, location) =>
@@ -67,7 +59,7 @@ export function inProcessEngine(opts: InProcessOptions): InProcessEngine {
         markStep(e, title, location);
         throw e;
       }),
-  };
+  });
   return { engine, checks, failedAt: () => failedAt };
 }
 
