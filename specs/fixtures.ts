@@ -56,6 +56,8 @@ interface TestFixtures {
   target: ResolvedTarget;
   /** Auto: skips scenarios needing `mutation` on a production target without both opt-ins (guard.ts). */
   productionGuard: void;
+  /** Opens and closes the test's window of recorded variant questions (metadata.recordConsults only). */
+  variantConsults: void;
   /** The test's raw transport (not recorded): Playwright's request fixture, or undici (FTF_TRANSPORT). */
   wire: Transport;
   engine: EngineContext;
@@ -100,6 +102,11 @@ interface EmbeddedMetadata {
   mode?: 'sandbox' | 'production';
   /** Profile file, absolute or relative to the repository root (default fixtures/targets/reference.yaml). */
   profile?: string;
+  /**
+   * Record which variant choices each test makes the server ask (src/reference/variant-consults.ts): the
+   * variant matrix's clean project, whose records target every variant run (src/selftest/variant-targets.ts).
+   */
+  recordConsults?: boolean;
 }
 
 const REPO_ROOT = join(SPECS_DIR, '..');
@@ -190,6 +197,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         return;
       }
       const meta = (workerInfo.project.metadata ?? {}) as EmbeddedMetadata;
+      // In this worker's process, before its server is built (this worker launches it: no broker in selftest).
+      if (meta.recordConsults) (await import('../src/reference/variant-consults.js')).enableVariantConsults();
       const fault = meta.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined); // empty = no fault
       const request: LaunchRequest = {
         profile: meta.profile ? resolve(REPO_ROOT, meta.profile) : REFERENCE_PROFILE,
@@ -252,6 +261,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         testInfo.skip(reason !== undefined, reason);
       }
       await use();
+    },
+    { auto: true },
+  ],
+  // The variant matrix's clean project: the questions this test made the server ask, as an annotation.
+  variantConsults: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, testInfo) => {
+      if (!(testInfo.project.metadata as EmbeddedMetadata | undefined)?.recordConsults) {
+        await use();
+        return;
+      }
+      const consults = await import('../src/reference/variant-consults.js');
+      consults.openConsultWindow();
+      try {
+        await use();
+      } finally {
+        testInfo.annotations.push({ type: consults.VARIANT_CONSULTS_ANNOTATION, description: JSON.stringify(consults.closeConsultWindow()) });
+      }
     },
     { auto: true },
   ],

@@ -13,6 +13,7 @@ import { Domain } from './domain/world.js';
 import { createFaults } from './faults.js';
 import { installExtraFields } from './http/shape.js';
 import { createVariants } from './variants.js';
+import { asRequestWork, recordingVariants } from './variant-consults.js';
 import { BODY_LIMIT_BYTES, frameworkErrors, installErrorHandling } from './http/errors.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes } from './routes/index.js';
@@ -48,7 +49,8 @@ export function resolveOptions(options: ReferenceOptions = {}): ReferenceContext
 export async function buildReferenceApp(options: ReferenceOptions = {}): Promise<ReferenceApp> {
   const resolved = resolveOptions(options);
   const faults = createFaults(resolved.fault);
-  const variants = createVariants(resolved.variants);
+  // Recording on (the variant matrix's clean run, variant-consults.ts): every question to the switchboard is noted.
+  const variants = recordingVariants(createVariants(resolved.variants));
   const data = loadReferenceData(resolved.dataDir, resolved.seed);
   const ctx: ReferenceContext = { options: resolved, data, secrets: generateSecrets(data), faults, variants, grading: options.grading ?? null };
   const domain = new Domain(data, { seed: resolved.seed, events: resolved.events, faults, variants });
@@ -60,6 +62,8 @@ export async function buildReferenceApp(options: ReferenceOptions = {}): Promise
     frameworkErrors: frameworkErrors(faults),
     // Never log Authorization headers or bodies: Fastify's default serializers log method+url only.
   });
+  // First hook: what the rest of a request asks the switchboard is request work (variant-consults.ts).
+  app.addHook('onRequest', (_request, _reply, done) => asRequestWork(done));
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app, faults, variants);
   if (variants.is('extra-fields')) installExtraFields(app);

@@ -27,6 +27,8 @@ export interface PlanProject {
   only?: string[];
   /** Run every test except these titles. */
   except?: string[];
+  /** Record each test's variant questions (the variant matrix's clean run; src/reference/variant-consults.ts). */
+  recordConsults?: boolean;
 }
 
 export interface MutationPlan {
@@ -67,8 +69,9 @@ export function titlesPattern(titles: readonly string[]): RegExp {
 }
 
 /** The worker fixture's metadata for a project: the fault, and for production mode the server mode and profile. */
-export function projectMetadata(p: PlanProject): { fault?: string; variants?: string[]; mode?: 'production'; profile?: string } {
+export function projectMetadata(p: PlanProject): { fault?: string; variants?: string[]; mode?: 'production'; profile?: string; recordConsults?: true } {
   return {
+    ...(p.recordConsults ? { recordConsults: true as const } : {}),
     ...(p.fault ? { fault: p.fault } : {}),
     ...(p.variants?.length ? { variants: p.variants } : {}),
     ...(p.mode === 'production' ? { mode: 'production', profile: PRODUCTION_PROFILE } : {}),

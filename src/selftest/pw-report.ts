@@ -4,6 +4,7 @@
  * record, read by the one reader every report uses (src/harness/report/records/outcome.ts).
  */
 import { readOutcome, type OutcomeRecord } from '../harness/report/records/outcome.js';
+import { VARIANT_CONSULTS_ANNOTATION } from '../reference/variant-consults.js';
 
 export interface PwAnnotation { type: string; description?: string }
 interface PwResult { status?: string; annotations?: PwAnnotation[]; errors?: Array<{ message?: string }> }
@@ -22,6 +23,20 @@ export interface TestRecord {
   clauses: string[];
   /** The outcome (a listing, which runs nothing, reads as skipped). */
   outcome: OutcomeRecord;
+  /**
+   * The variant questions the test made the server ask (only projects with metadata.recordConsults; the
+   * variant matrix's clean run, src/reference/variant-consults.ts): in its window, and outside any window so far.
+   */
+  consults?: { inWindow: string[]; outside: string[] };
+}
+
+function consultsOf(t: PwTest): TestRecord['consults'] {
+  const last = t.results?.[t.results.length - 1];
+  const found = [...(last?.annotations ?? []), ...(t.annotations ?? [])].find((a) => a.type === VARIANT_CONSULTS_ANNOTATION);
+  if (found?.description === undefined) return undefined;
+  const parsed = JSON.parse(found.description) as { inWindow?: unknown; outside?: unknown };
+  const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((y): y is string => typeof y === 'string') : []);
+  return { inWindow: strings(parsed.inWindow), outside: strings(parsed.outside) };
 }
 
 function outcomeOf(t: PwTest): OutcomeRecord {
@@ -48,6 +63,8 @@ export function testsOf(report: PwJsonReport): TestRecord[] {
           clauses: [...new Set(annotations.filter((a) => a.type === 'clause' && a.description).map((a) => a.description as string))],
           outcome: outcomeOf(t),
         });
+        const consults = consultsOf(t);
+        if (consults) (out[out.length - 1] as TestRecord).consults = consults;
       }
     }
     for (const child of suite.suites ?? []) walk(child);

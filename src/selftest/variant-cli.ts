@@ -1,5 +1,5 @@
 /**
- * ftf-conformance selftest --variants [a,b,c] [--subset ci|all] [--grep REGEX] [--workers N] [--write-docs]
+ * ftf-conformance selftest --variants [a,b,c] [--subset ci|all] [--grep REGEX] [--workers N] [--full] [--write-docs]
  * (also `npm run variants`): the variant matrix (variant-matrix.ts). `--variants` alone runs every variant
  * and persona; `--grep` narrows every run to the selection of `run --grep` (scenario/selection.ts). Exit 0 when the clean run and every variant run pass; 1 otherwise; 2 for bad flags.
  */
@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { WORKERS } from '../cli/args.js';
 import { runVariantMatrix, type VariantMatrixOptions } from './variant-matrix.js';
 
-export const VARIANT_USAGE = 'usage: ftf-conformance selftest --variants [a,b,c] [--subset ci|all] [--grep REGEX] [--workers N] [--write-docs]';
+export const VARIANT_USAGE = 'usage: ftf-conformance selftest --variants [a,b,c] [--subset ci|all] [--grep REGEX] [--workers N] [--full] [--write-docs]';
 
 export class VariantUsageError extends Error {}
 
@@ -28,7 +28,7 @@ export function parseVariantArgs(argv: readonly string[]): VariantMatrixOptions 
   try {
     ({ values } = parseArgs({
       args, strict: true, allowPositionals: false,
-      options: { variants: { type: 'string' }, subset: { type: 'string' }, grep: { type: 'string' }, workers: { type: 'string' }, 'write-docs': { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { variants: { type: 'string' }, subset: { type: 'string' }, grep: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' }, 'write-docs': { type: 'boolean' }, help: { type: 'boolean' } },
     }));
   } catch (err) {
     throw new VariantUsageError((err as Error).message);
@@ -50,6 +50,7 @@ export function parseVariantArgs(argv: readonly string[]): VariantMatrixOptions 
     ...(values.subset ? { subset: values.subset as 'ci' | 'all' } : {}),
     ...(values.grep !== undefined ? { grep: values.grep } : {}),
     ...(values.workers ? { workers: Number(values.workers) } : {}),
+    ...(values.full ? { full: true } : {}),
     ...(values['write-docs'] ? { writeDocs: true } : {}),
   };
 }

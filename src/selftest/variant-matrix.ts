@@ -17,7 +17,8 @@ import { harnessName } from '../harness/report/outputs/harness-identity.js';
 import { loadSelection, selectionEnv } from '../harness/scenario/selection.js';
 import type { PlanProject } from './plan.js';
 import { runPlan } from './playwright-run.js';
-import { globalErrors, testsOf, type TestRecord } from './pw-report.js';
+import { globalErrors, testsOf, type PwJsonReport, type TestRecord } from './pw-report.js';
+import { expandRun, fullByOutside, startupConsults, targetRuns, type TargetScope, type VariantTarget } from './variant-targets.js';
 import { restrictedRunLine, sectionId, writeSection, type RestrictedRunFacts } from './output.js';
 import { writeVariantProfile } from './variant-profile.js';
 
@@ -46,6 +47,8 @@ export interface VariantMatrixOptions {
    */
   grep?: string;
   workers?: number;
+  /** Every run on the whole suite (no targeting: variant-targets.ts). */
+  full?: boolean;
   cwd?: string;
   /** Default: reports/variants.json. */
   jsonFile?: string;
@@ -66,6 +69,10 @@ export interface VariantRunResult extends RunCounts {
   erroredScenarios: string[];
   /** Scenarios skipped here but not on the clean reference. */
   extraSkips: string[];
+  /** Whole suite, the tests that ask about it (variant-targets.ts), or none (no test reaches it: a failure). */
+  scope?: TargetScope;
+  /** Why that scope. */
+  scopeReason?: string;
   ok: boolean;
 }
 
@@ -80,6 +87,8 @@ export interface VariantReport {
   commit?: string;
   loadAtStart?: number[];
   cores?: number;
+  /** Tests of the clean run (a full run's size). */
+  cleanTests?: number;
 }
 
 export interface VariantMatrixResult { report: VariantReport; ok: boolean; matrix: string }
@@ -97,7 +106,7 @@ export function countsOf(records: readonly TestRecord[]): RunCounts {
 }
 
 /** One variant's result against the clean run's records. */
-export function variantResult(name: string, variants: string[], records: readonly TestRecord[], clean: readonly TestRecord[]): VariantRunResult {
+export function variantResult(name: string, variants: string[], records: readonly TestRecord[], clean: readonly TestRecord[], target?: Pick<VariantTarget, 'scope' | 'reason'>): VariantRunResult {
   const counts = countsOf(records);
   const scenarios = (keep: (r: TestRecord) => boolean): string[] => [...new Set(records.filter(keep).map((r) => r.scenario))].sort();
   const cleanSkips = new Set(clean.filter(notRun).map((r) => r.scenario));
@@ -108,7 +117,8 @@ export function variantResult(name: string, variants: string[], records: readonl
     failingScenarios: scenarios((r) => r.outcome.status === 'failed'),
     erroredScenarios: scenarios((r) => r.outcome.status === 'errored'),
     extraSkips,
-    ok: records.length > 0 && counts.failed === 0 && counts.errored === 0 && counts.skipped <= cleanSkipped,
+    ...(target ? { scope: target.scope, scopeReason: target.reason } : {}),
+    ok: target?.scope !== 'unreached' && records.length > 0 && counts.failed === 0 && counts.errored === 0 && counts.skipped <= cleanSkipped,
   };
 }
 
@@ -124,7 +134,16 @@ export function selectVariantRuns(o: Pick<VariantMatrixOptions, 'variants' | 'su
   return [...new Set(names)];
 }
 
-const expand = (name: string): string[] => [...(PERSONAS.find((p) => p.name === name)?.variants ?? [name])];
+const expand = expandRun;
+
+function assertNoGlobalErrors(report: PwJsonReport): void {
+  const errors = globalErrors(report);
+  if (errors.length > 0) {
+    throw new FtfError('FTF_E_MUTATION_RUN_BROKEN', `the variant run reported errors outside tests: ${errors[0]?.split('\n')[0] ?? ''}`, {
+      hint: 'fix the suite first (`npx playwright test --list` shows the error)',
+    });
+  }
+}
 
 export async function runVariantMatrix(options: VariantMatrixOptions = {}): Promise<VariantMatrixResult> {
   const started = Date.now();
@@ -146,23 +165,46 @@ export async function runVariantMatrix(options: VariantMatrixOptions = {}): Prom
       log(`variants: --grep ${options.grep} selects ${n} test(s): ${[...picked.scenarios.map((x) => x.id), ...picked.extras.map((x) => x.id)].join(', ')}`);
     }
     // Profiles first: a variant needing an undocumented option fails here, before anything runs.
-    const projects: PlanProject[] = [{ name: VARIANT_CLEAN_PROJECT, fault: null, profile: REFERENCE_PROFILE }];
-    for (const name of names) projects.push({ name, fault: null, variants: [name], profile: writeVariantProfile(workDir, name, [name]).file });
-    log(`variants: ${names.length} run(s) + clean, ${workers} worker(s); Playwright output: ${logFile}`);
-    const report = await runPlan({ projects }, { cwd, workDir, workers, label: 'variants', logFile, ...(options.grep === undefined ? {} : { env: selectionEnv(selection) }) });
-    const errors = globalErrors(report);
-    if (errors.length > 0) {
-      throw new FtfError('FTF_E_MUTATION_RUN_BROKEN', `the variant run reported errors outside tests: ${errors[0]?.split('\n')[0] ?? ''}`, {
-        hint: 'fix the suite first (`npx playwright test --list` shows the error)',
-      });
+    const profiles = new Map(names.map((name) => [name, writeVariantProfile(workDir, name, [name]).file]));
+    const env = options.grep === undefined ? {} : { env: selectionEnv(selection) };
+    // Targeting (variant-targets.ts; docs/variants.md): the clean run records each test's variant questions.
+    // Runs whose variants are asked about while the reference is built take the whole suite: they run next
+    // to the clean run; every other run takes the tests whose clean questions name it, in a second pass.
+    const startup = options.full ? [] : await startupConsults();
+    const early = options.full ? names : fullByOutside(names, startup);
+    const pass1: PlanProject[] = [{ name: VARIANT_CLEAN_PROJECT, fault: null, profile: REFERENCE_PROFILE, recordConsults: !options.full }];
+    for (const name of early) pass1.push({ name, fault: null, variants: [name], profile: profiles.get(name) as string });
+    log(`variants: ${names.length} run(s) + clean, ${workers} worker(s); ${options.full ? 'every run on the whole suite' : `first pass: clean + ${early.length} run(s) on the whole suite (asked about at start-up)`}; Playwright output: ${logFile}`);
+    const first = await runPlan({ projects: pass1 }, { cwd, workDir, workers, label: 'variants', logFile, ...env });
+    assertNoGlobalErrors(first);
+    const records = testsOf(first);
+    const clean = records.filter((r) => r.project === VARIANT_CLEAN_PROJECT);
+    const later = names.filter((n) => !early.includes(n));
+    const targets = new Map<string, VariantTarget>();
+    for (const t of targetRuns(names, clean, startup)) targets.set(t.name, early.includes(t.name) ? { ...t, scope: 'full', titles: [...new Set(clean.map((r) => r.title))], reason: t.scope === 'full' ? t.reason : options.full ? '--full' : t.reason } : t);
+    const pass2: PlanProject[] = later.flatMap((name): PlanProject[] => {
+      const t = targets.get(name) as VariantTarget;
+      if (t.scope === 'unreached') return [];
+      return [{ name, fault: null, variants: [name], profile: profiles.get(name) as string, ...(t.scope === 'targeted' ? { only: t.titles } : {}) }];
+    });
+    if (pass2.length > 0) {
+      const full = pass2.filter((p) => p.only === undefined).length;
+      const tests = pass2.reduce((n, p) => n + (p.only?.length ?? clean.length), 0);
+      log(`variants: second pass: ${pass2.length} run(s), ${full} on the whole suite (asked about outside a test), ${pass2.length - full} targeted; ${tests} test(s)`);
+      const second = await runPlan({ projects: pass2 }, { cwd, workDir, workers, label: 'variants-2', logFile, ...env });
+      assertNoGlobalErrors(second);
+      records.push(...testsOf(second));
     }
-    const records = testsOf(report);
     const of = (project: string): TestRecord[] => records.filter((r) => r.project === project);
-    const clean = of(VARIANT_CLEAN_PROJECT);
-    const runs = names.map((name) => variantResult(name, expand(name), of(name), clean));
+    const runs = names.map((name) => {
+      const t = targets.get(name) as VariantTarget;
+      const ran = new Set(t.titles);
+      return variantResult(name, expand(name), of(name), clean.filter((r) => ran.has(r.title)), t);
+    });
     const result: VariantReport = {
       clean: countsOf(clean), runs, wallMs: Date.now() - started, workers, generatedAt: new Date().toISOString(),
       commit: harnessName().commit, loadAtStart: [...loadAtStart], cores: availableParallelism(),
+      cleanTests: clean.length,
     };
     const cleanOk = clean.length > 0 && result.clean.failed === 0 && result.clean.errored === 0;
     writeJson(resolve(cwd, options.jsonFile ?? 'reports/variants.json'), result);
@@ -191,6 +233,24 @@ function writeText(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
+const testsOfRun = (r: VariantRunResult): number => r.passed + r.failed + r.errored + r.skipped;
+
+/** `whole suite`, `12 of 76 tests`, `unreached`. */
+function scopeLabel(r: VariantRunResult, report: VariantReport): string {
+  if (r.scope === 'unreached') return 'unreached';
+  if (r.scope === 'targeted') return `${testsOfRun(r)} of ${report.cleanTests ?? report.clean.passed + report.clean.failed + report.clean.errored + report.clean.skipped} tests`;
+  return 'whole suite';
+}
+
+/** `4484 tests run (2115 targeted of 4408 a full matrix would run; 14 runs on the whole suite)`. */
+function scopeSummary(report: VariantReport): string {
+  const ran = report.runs.reduce((n, r) => n + testsOfRun(r), 0);
+  const whole = report.runs.filter((r) => r.scope === undefined || r.scope === 'full').length;
+  const unreached = report.runs.filter((r) => r.scope === 'unreached').length;
+  const size = report.cleanTests ?? 0;
+  return `${ran} variant test(s) run${size ? ` of ${size * report.runs.length} on the whole suite` : ''} (${whole} run(s) on the whole suite, ${report.runs.length - whole - unreached} targeted${unreached ? `, ${unreached} unreached` : ''})`;
+}
+
 const counts = (c: RunCounts): string => `${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped`;
 
 function problems(r: VariantRunResult): string {
@@ -205,13 +265,13 @@ function problems(r: VariantRunResult): string {
 export function formatVariantMatrix(report: VariantReport): string {
   const width = Math.max(...report.runs.map((r) => r.name.length), 10);
   const lines = [`clean reference: ${counts(report.clean)}`, ''];
-  for (const r of report.runs) lines.push(`${r.name.padEnd(width)}  ${(r.ok ? 'pass' : 'FAIL').padEnd(4)}  ${counts(r)}  ${problems(r)}`);
+  for (const r of report.runs) lines.push(`${r.name.padEnd(width)}  ${(r.ok ? 'pass' : 'FAIL').padEnd(4)}  ${scopeLabel(r, report).padEnd(14)}  ${counts(r)}  ${problems(r)}`);
   const passing = report.runs.filter((r) => r.ok).length;
-  lines.push('', `${report.runs.length} variant run(s): ${passing} pass, ${report.runs.length - passing} fail — wall time ${(report.wallMs / 1000).toFixed(1)} s on ${report.workers} worker(s)`);
+  lines.push('', `${report.runs.length} variant run(s) judged: ${passing} pass, ${report.runs.length - passing} fail; ${scopeSummary(report)} — wall time ${(report.wallMs / 1000).toFixed(1)} s on ${report.workers} worker(s)`);
   return lines.join('\n');
 }
 
-const variantRows = (report: VariantReport): string[] => report.runs.map((r) => `| \`${r.name}\` | ${r.variants.length > 1 ? `persona (${r.variants.length} variants)` : 'variant'} | ${r.passed} | ${r.failed} | ${r.errored} | ${r.skipped} | ${problems(r).replace(/\|/g, '\\|')} | **${r.ok ? 'pass' : 'FAIL'}** |`);
+const variantRows = (report: VariantReport): string[] => report.runs.map((r) => `| \`${r.name}\` | ${r.variants.length > 1 ? `persona (${r.variants.length} variants)` : 'variant'} | ${scopeLabel(r, report)}${r.scopeReason ? `: ${r.scopeReason.replace(/\|/g, '\\|')}` : ''} | ${r.passed} | ${r.failed} | ${r.errored} | ${r.skipped} | ${problems(r).replace(/\|/g, '\\|')} | **${r.ok ? 'pass' : 'FAIL'}** |`);
 
 /** The section of a `--variants --grep` run (docs/mutation.md): the selected tests on every conformant variant. */
 export function renderVariantGrepSection(report: VariantReport, facts: RestrictedRunFacts, grep: string): string {
@@ -225,17 +285,17 @@ passes with 0 failed, 0 errored and no more skipped than the clean reference.
 ${restrictedRunLine(facts)}
 Clean reference: ${counts(report.clean)}. ${report.runs.length} variant run(s): ${passing} pass, ${report.runs.length - passing} fail.
 
-| run | kind | passed | failed | errored | skipped | problems | verdict |
-|---|---|---|---|---|---|---|---|
+| run | kind | tests run | passed | failed | errored | skipped | problems | verdict |
+|---|---|---|---|---|---|---|---|---|
 ${variantRows(report).join('\n')}
 `;
 }
 
-/** `58 runs (56 variants, 2 personas): 58 pass, 0 fail.` */
+/** `58 runs (56 variants, 2 personas): 58 pass, 0 fail; <scopeSummary>.` */
 function runCountLine(report: VariantReport): string {
   const personas = report.runs.filter((r) => PERSONAS.some((p) => p.name === r.name)).length;
   const passing = report.runs.filter((r) => r.ok).length;
-  return `${report.runs.length} runs (${report.runs.length - personas} variants, ${personas} personas): ${passing} pass, ${report.runs.length - passing} fail.`;
+  return `${report.runs.length} runs (${report.runs.length - personas} variants, ${personas} personas): ${passing} pass, ${report.runs.length - passing} fail; ${scopeSummary(report)}.`;
 }
 
 export function renderVariantMarkdown(report: VariantReport): string {
@@ -244,10 +304,16 @@ export function renderVariantMarkdown(report: VariantReport): string {
 
 <!-- Generated by \`npm run variants\` (src/selftest/variant-matrix.ts). Do not edit by hand: rerun it. -->
 
-The mirror of the fault matrix (docs/mutation.md): the whole suite against each conformant variant of the
-reference (docs/variants.md) and the \`all-alternate\` persona, each with a target profile generated from the
-registry's data (\`profileFor\`, documented options only: docs/target-profiles.md). A run **passes** with 0
-failed, 0 errored and no more skipped or not-applicable scenarios than the clean reference.
+The mirror of the fault matrix (docs/mutation.md): the suite against each conformant variant of the
+reference (docs/variants.md) and each persona, each with a target profile generated from the registry's
+data (\`profileFor\`, documented options only: docs/target-profiles.md). A run **passes** with 0 failed, 0
+errored and no more skipped or not-applicable scenarios than the clean reference on the same tests.
+
+Each run takes the tests that make the clean server ask about its variants (recorded by the clean run), or
+the whole suite when the server asks about one outside a test; every other test gets the clean server's
+answers byte for byte, so it cannot fail on the variant (docs/variants.md, "Why a targeted variant run
+proves as much as a full one"). A run no test reaches fails (\`unreached\`). \`--full\` runs the whole suite
+for every run.
 
 \`\`\`
 npm run variants                                  # every variant and persona (this page)
@@ -263,8 +329,8 @@ ${report.generatedAt}${report.commit ? `, harness commit ${report.commit}` : ''}
 Clean reference: ${counts(report.clean)}.
 ${runCountLine(report)}
 
-| run | kind | passed | failed | errored | skipped | problems | verdict |
-|---|---|---|---|---|---|---|---|
+| run | kind | tests run | passed | failed | errored | skipped | problems | verdict |
+|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 `;
 }

@@ -88,8 +88,8 @@ describe('docs/variants-matrix.md', () => {
     const persona = { ...variantResult('all-alternate', ['x', 'y'], [record('a', 'failed')], [record('a', 'passed')]) };
     const page = renderVariantMarkdown({ clean: ok, runs: [ok, persona], wallMs: 61_500, workers: 2, generatedAt: '2026-11-27T19:00:00.000Z', commit: 'abc123', loadAtStart: [9.5, 8.25, 7], cores: 2 });
     assert.match(page, /^2026-11-27T19:00:00\.000Z, harness commit abc123: 2 worker\(s\), wall time 61\.5 s, load average at start 9\.50 \/ 8\.25 \/ 7\.00 \(1\/5\/15 min\) on 2 cores\.$/m);
-    assert.match(page, /^2 runs \(1 variants, 1 personas\): 1 pass, 1 fail\.$/m);
-    assert.match(page, /^\| `all-alternate` \| persona \(2 variants\) \| 0 \| 1 \|/m);
+    assert.match(page, /^2 runs \(1 variants, 1 personas\): 1 pass, 1 fail; 2 variant test\(s\) run \(2 run\(s\) on the whole suite, 0 targeted\)\.$/m);
+    assert.match(page, /^\| `all-alternate` \| persona \(2 variants\) \| whole suite \| 0 \| 1 \|/m);
   });
 });
 

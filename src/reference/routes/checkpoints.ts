@@ -14,6 +14,7 @@ import { inFormScope } from '../http/form-scope.js';
 import { listBody } from '../http/shape.js';
 import { apiPaths, fastifyPath } from '../variants.js';
 import type { RouteDeps } from './deps.js';
+import { decideForRoutes } from '../variant-consults.js';
 
 export const CHECKPOINT_NAME_PATTERN = '^[A-Za-z0-9._~-]{1,128}$';
 
@@ -42,7 +43,9 @@ export function checkpointOwner(p: Principal, ctx: ReferenceContext): string {
 
 export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
   const book = () => domain.checkpoints;
-  const PARAMS = nameParams(ctx.variants);
+  // Decided once for the four /event/checkpoint/{name} routes alone (their onRequest re-asks it: variant-consults.ts).
+  const nameChoice = decideForRoutes(() => nameParams(ctx.variants));
+  const PARAMS = nameChoice.value;
   const notFound = (): ApiError => new ApiError(404, 'Checkpoint not found');
 
   const paths = apiPaths(ctx.variants);
@@ -52,11 +55,13 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
   });
 
   // "Request body of PUT ...: not shown" (Endpoint rule 11): none, or (variants) a JSON or form body naming the checkpoint.
-  const putShape = ctx.variants.choice('checkpoint-put-request');
+  // Decided once for PUT alone (its schema, its form scope); its onRequest re-asks it.
+  const putChoice = decideForRoutes(() => ctx.variants.choice('checkpoint-put-request'));
+  const putShape = putChoice.value;
   const named = putShape === 'checkpoint-put-json-body' || putShape === 'checkpoint-put-form';
   const putBody = named ? { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } } } : {};
   const registerPut = (scope: FastifyInstance): void => {
-    scope.put<{ Params: NameParams; Body: { name?: string } }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS, ...putBody } }, async (request, reply) => {
+    scope.put<{ Params: NameParams; Body: { name?: string } }>('/event/checkpoint/:name', { onRequest: [nameChoice.hook, putChoice.hook], attachValidation: true, schema: { params: PARAMS, ...putBody } }, async (request, reply) => {
       const p = begin(request, '/event/checkpoint/{name}', ctx);
       if (named && request.body.name !== request.params.name) throw new ApiError(400, 'The body names another checkpoint.');
       // "Behaviour when the name already exists: not shown": unchanged 200 by default, or a variant's reading.
@@ -70,7 +75,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
   if (putShape === 'checkpoint-put-form') inFormScope(app, registerPut);
   else registerPut(app);
 
-  app.get<{ Params: NameParams }>('/event/checkpoint/:name', { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
+  app.get<{ Params: NameParams }>('/event/checkpoint/:name', { onRequest: nameChoice.hook, attachValidation: true, schema: { params: PARAMS } }, async (request) => {
     const p = begin(request, '/event/checkpoint/{name}', ctx);
     const cp = book().get(checkpointOwner(p, ctx), request.params.name);
     if (!cp) throw notFound();
@@ -78,6 +83,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
   });
 
   app.patch<{ Params: NameParams; Body: PatchBody }>('/event/checkpoint/:name', {
+    onRequest: nameChoice.hook,
     attachValidation: true,
     schema: {
       params: PARAMS,
@@ -106,7 +112,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, { ctx, domain }: 
     return ctx.variants.is('checkpoint-patch-bare') ? r.checkpoint : { checkpoint: r.checkpoint };
   });
 
-  app.delete<{ Params: NameParams }>(fastifyPath(paths.checkpoint_delete), { attachValidation: true, schema: { params: PARAMS } }, async (request) => {
+  app.delete<{ Params: NameParams }>(fastifyPath(paths.checkpoint_delete), { onRequest: nameChoice.hook, attachValidation: true, schema: { params: PARAMS } }, async (request) => {
     const p = begin(request, paths.checkpoint_delete, ctx);
     const cp = book().delete(checkpointOwner(p, ctx), request.params.name);
     if (!cp) throw notFound();

@@ -11,6 +11,7 @@ import { queryEvents, seqOfCursor, type EventsPage } from '../domain/events/quer
 import { allowEntity, begin } from '../http/guard.js';
 import { CODE_SCHEMA, type RouteDeps } from './deps.js';
 import { gradingPageSize } from '../grading/index.js';
+import { decideForRoutes } from '../variant-consults.js';
 
 export const MAX_PAGE_SIZE = 1000;
 const CURSOR_SCHEMA = { type: 'string', minLength: 1, maxLength: 256 } as const;
@@ -65,16 +66,18 @@ export function pageView(page: EventsPage, variants: Variants): EventsPage | { e
 }
 
 export function registerEventRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
-  const max = maxPageSize(ctx.variants);
+  // Decided once for GET /event alone (its schema; its onRequest re-asks it: variant-consults.ts).
   // Clamped: any positive limit is accepted and served with at most the maximum.
-  const clamped = ctx.variants.is('page-limit-clamped');
+  const decided = decideForRoutes(() => ({ max: maxPageSize(ctx.variants), clamped: ctx.variants.is('page-limit-clamped'), param: limitParam(ctx.variants) }));
+  const { max, clamped } = decided.value;
   app.get<{ Querystring: EventQueryString }>('/event', {
+    onRequest: decided.hook,
     attachValidation: true,
     schema: {
       querystring: {
         type: 'object',
         properties: {
-          [limitParam(ctx.variants)]: { type: 'integer', minimum: 1, ...(clamped ? {} : { maximum: max }), default: max },
+          [decided.value.param]: { type: 'integer', minimum: 1, ...(clamped ? {} : { maximum: max }), default: max },
           start_cursor: CURSOR_SCHEMA,
           end_cursor: CURSOR_SCHEMA,
           entity_code: CODE_SCHEMA,

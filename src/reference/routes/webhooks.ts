@@ -8,6 +8,7 @@ import type { Variants } from '../context.js';
 import { inFormScope } from '../http/form-scope.js';
 import { begin } from '../http/guard.js';
 import type { RouteDeps } from './deps.js';
+import { decideForRoutes } from '../variant-consults.js';
 
 const URL_SCHEMA = { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048 } as const;
 
@@ -25,7 +26,9 @@ function postStatus(variants: Variants): number {
 }
 
 export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: RouteDeps): void {
-  const field = webhookUrlField(ctx.variants);
+  // Decided once for POST and DELETE /webhook alone (their onRequest re-asks it: variant-consults.ts).
+  const fieldChoice = decideForRoutes(() => webhookUrlField(ctx.variants));
+  const field = fieldChoice.value;
   const bodySchema = { type: 'object', required: [field], properties: { [field]: URL_SCHEMA } };
 
   // The fault webhook-not-user-scoped keeps one registration for everybody.
@@ -34,7 +37,7 @@ export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: Rou
   // deactivated record as it was (its old URL) instead of storing the new one.
   const deactivated = new Map<string, string>();
 
-  app.post<{ Body: Record<string, string> }>('/webhook', { attachValidation: true, schema: { body: bodySchema } }, async (request, reply) => {
+  app.post<{ Body: Record<string, string> }>('/webhook', { onRequest: fieldChoice.hook, attachValidation: true, schema: { body: bodySchema } }, async (request, reply) => {
     const p = begin(request, '/webhook', ctx);
     const url = request.body[field] ?? '';
     const old = ctx.faults.on('webhook-reregister-keeps-old') ? deactivated.get(owner(p.userEmail)) : undefined;
@@ -43,12 +46,14 @@ export function registerWebhookRoutes(app: FastifyInstance, { ctx, domain }: Rou
   });
 
   // "Request shape of DELETE /webhook: not shown": nothing, or (variants) the URL in a JSON body, a query parameter or a form body.
-  const shape = ctx.variants.choice('webhook-delete-request');
+  // Decided once for DELETE /webhook alone (schema, form scope); its onRequest re-asks it.
+  const shapeChoice = decideForRoutes(() => ctx.variants.choice('webhook-delete-request'));
+  const shape = shapeChoice.value;
   const schema = shape === 'webhook-delete-body' ? { body: bodySchema }
     : shape === 'webhook-delete-query' ? { querystring: { type: 'object', required: ['url'], properties: { url: URL_SCHEMA } } }
       : shape === 'webhook-delete-form' ? { body: { type: 'object', required: ['url'], properties: { url: URL_SCHEMA } } } : undefined;
   const register = (scope: FastifyInstance): void => {
-    scope.delete('/webhook', { attachValidation: true, ...(schema ? { schema } : {}) }, async (request) => {
+    scope.delete('/webhook', { onRequest: [fieldChoice.hook, shapeChoice.hook], attachValidation: true, ...(schema ? { schema } : {}) }, async (request) => {
       const p = begin(request, '/webhook', ctx);
       const url = domain.webhooks.get(owner(p.userEmail)) ?? null;
       if (url !== null && !deactivated.has(owner(p.userEmail))) deactivated.set(owner(p.userEmail), url);
