@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+// `npm run mutation:code [-- --sample N [--seed S]]`: StrykerJS on src/reference/{domain,routes,auth,http}
+// (stryker.config.mjs; each mutant's test is the conformance suite against the embedded reference, scripts/stryker-test.mjs).
+//
+// --sample N (or FTF_STRYKER_SAMPLE): a quick pass on about N mutants instead of all of them. The mutants are listed
+// with Stryker's own instrumenter, split across the four folders in proportion to their counts (at least one each),
+// drawn with a seeded generator (--seed S or FTF_STRYKER_SEED; a random seed is printed) and passed to Stryker as
+// `--mutate file:line:col-line:col` ranges of exactly those mutants. Only mutants whose range holds at most 3 others
+// are drawn (a block-statement removal's range holds every mutant of its block, which would all be tested with it).
+// The score of a sample is the score of that sample, not of the code; the incremental file keeps its results, so a
+// later run does not test those mutants again.
+// --list: print the selection and exit.
+// Writes reports/stryker/ (mutation.json, mutation.html, incremental.json, sample.json) and prints the summary that
+// docs/mutation-code.md records.
+import { spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const FOLDERS = ['domain', 'routes', 'auth', 'http'];
+
+const { values } = parseArgs({
+  options: { sample: { type: 'string' }, seed: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  allowPositionals: false,
+});
+if (values.help) {
+  console.log('usage: npm run mutation:code [-- --sample N [--seed S] [--list]]\n(docs/mutation-code.md)');
+  process.exit(0);
+}
+const sampleRaw = values.sample ?? process.env.FTF_STRYKER_SAMPLE;
+const sample = sampleRaw === undefined ? undefined : Number(sampleRaw);
+if (sample !== undefined && (!Number.isInteger(sample) || sample < FOLDERS.length)) {
+  console.error(`mutation:code: --sample must be an integer >= ${FOLDERS.length} (one mutant per folder at least), got "${sampleRaw}"`);
+  process.exit(2);
+}
+const seedRaw = values.seed ?? process.env.FTF_STRYKER_SEED;
+const seed = seedRaw === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(seedRaw);
+if (!Number.isInteger(seed)) {
+  console.error(`mutation:code: --seed must be an integer, got "${seedRaw}"`);
+  process.exit(2);
+}
+
+/** mulberry32: a small seeded generator, so a sample can be drawn again. */
+function rng(s) {
+  let a = s >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function tsFiles(dir) {
+  const out = [];
+  for (const line of execFileSync('git', ['ls-files', '--', `${dir}/*.ts`, `${dir}/**/*.ts`], { cwd: root, encoding: 'utf8' }).split('\n')) if (line) out.push(line);
+  return [...new Set(out)].sort();
+}
+
+async function listMutants() {
+  const { createInjector } = await import('typed-inject');
+  const { createInstrumenter } = await import('@stryker-mutator/instrumenter');
+  const quiet = () => false;
+  const noop = () => undefined;
+  const logger = { isTraceEnabled: quiet, isDebugEnabled: quiet, isInfoEnabled: quiet, isWarnEnabled: quiet, isErrorEnabled: quiet, isFatalEnabled: quiet, trace: noop, debug: noop, info: noop, warn: noop, error: noop, fatal: noop };
+  const instrumenter = createInstrumenter(createInjector().provideValue('logger', logger).provideValue('getLogger', () => logger));
+  const byFolder = new Map();
+  for (const folder of FOLDERS) {
+    const files = tsFiles(`src/reference/${folder}`).map((name) => ({ name, content: readFileSync(join(root, name), 'utf8'), mutate: true }));
+    const { mutants } = await instrumenter.instrument(files, { plugins: null, excludedMutations: [], ignorers: [] });
+    byFolder.set(folder, mutants.filter((m) => m.status === undefined));
+  }
+  return byFolder;
+}
+
+const inside = (outer, inner) => {
+  const before = (a, b) => a.line < b.line || (a.line === b.line && a.column <= b.column);
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
+};
+
+/** N mutants across the folders, each as a `file:line:col-line:col` range (lines 1-based, columns 0-based, as Stryker reads them). */
+function draw(byFolder, n, random) {
+  const total = [...byFolder.values()].reduce((s, ms) => s + ms.length, 0);
+  const picks = [];
+  for (const folder of FOLDERS) {
+    const all = byFolder.get(folder);
+    const sameFile = (m) => all.filter((o) => o.fileName === m.fileName);
+    const narrow = all.filter((m) => sameFile(m).filter((o) => o !== m && inside(m.location, o.location)).length <= 3);
+    const want = Math.max(1, Math.round((n * all.length) / total));
+    const pool = [...narrow];
+    for (let i = 0; i < want && pool.length > 0; i++) {
+      const [m] = pool.splice(Math.floor(random() * pool.length), 1);
+      const { start, end } = m.location;
+      picks.push({ folder, file: m.fileName, mutator: m.mutatorName, replacement: m.replacement, range: `${m.fileName}:${start.line + 1}:${start.column}-${end.line + 1}:${end.column}` });
+    }
+  }
+  return { total, picks };
+}
+
+const started = Date.now();
+const out = join(root, 'reports', 'stryker');
+mkdirSync(out, { recursive: true });
+const args = ['run', 'stryker.config.mjs'];
+if (sample !== undefined) {
+  const byFolder = await listMutants();
+  const { total, picks } = draw(byFolder, sample, rng(seed));
+  writeFileSync(join(out, 'sample.json'), `${JSON.stringify({ seed, sample, total, byFolder: Object.fromEntries([...byFolder].map(([f, ms]) => [f, ms.length])), picks }, null, 2)}\n`);
+  console.log(`mutation:code: sample of ${picks.length} of ${total} mutants (${FOLDERS.map((f) => `${f} ${picks.filter((p) => p.folder === f).length}/${byFolder.get(f).length}`).join(', ')}), seed ${seed}; reports/stryker/sample.json`);
+  if (values.list) {
+    for (const p of picks) console.log(`  ${p.range}  ${p.mutator}: ${p.replacement.split('\n')[0].slice(0, 80)}`);
+    process.exit(0);
+  }
+  args.push('--mutate', picks.map((p) => p.range).join(','));
+}
+
+// The sandbox is a copy of the project under .stryker-tmp/: ../shared does not resolve from there, so the spec folder is given.
+const env = { ...process.env, FTF_SPEC_DIR: process.env.FTF_SPEC_DIR ?? resolve(root, '..', 'shared', 'spec') };
+if (!existsSync(join(env.FTF_SPEC_DIR, 'clauses.yaml'))) {
+  console.error(`mutation:code: no clauses.yaml in ${env.FTF_SPEC_DIR} (set FTF_SPEC_DIR)`);
+  process.exit(2);
+}
+const stryker = spawnSync(process.execPath, [join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), ...args], { cwd: root, stdio: 'inherit', env });
+const seconds = Math.round((Date.now() - started) / 1000);
+
+const report = join(out, 'mutation.json');
+if (!existsSync(report)) {
+  console.error(`mutation:code: Stryker wrote no ${relative(root, report)} (exit ${stryker.status})`);
+  process.exit(stryker.status || 3);
+}
+const results = Object.entries(JSON.parse(readFileSync(report, 'utf8')).files).flatMap(([file, f]) => f.mutants.map((m) => ({ file, ...m })));
+const count = (s) => results.filter((m) => m.status === s).length;
+const detected = count('Killed') + count('Timeout');
+const valid = detected + count('Survived') + count('NoCoverage');
+console.log(`mutation:code: ${results.length} mutants tested in ${seconds} s${sample !== undefined ? ` (a sample, seed ${seed})` : ''}: ${count('Killed')} killed, ${count('Timeout')} timeout, ${count('Survived')} survived, ${count('NoCoverage')} no coverage, ${count('CompileError') + count('RuntimeError')} errors, ${count('Ignored')} ignored; score ${valid ? ((100 * detected) / valid).toFixed(1) : '-'} % (before equivalent mutants are set aside: docs/mutation-code.md)`);
+for (const m of results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage')) {
+  console.log(`  survived ${m.file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${String(m.replacement ?? '').split('\n')[0].slice(0, 100)}`);
+}
+process.exit(stryker.status ?? 1);
