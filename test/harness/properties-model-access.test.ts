@@ -27,7 +27,8 @@ describe('permissions per credential kind', () => {
     assert.equal(clause(expectEntityRefused('GET', ans(404, { detail: 'Entity not found' }))), 'AUTH-ENTITY-403');
     assert.equal(expectUnknownEntity('GET', ans(404, { detail: 'x' })), undefined);
     assert.equal(expectUnknownEntity('GET', ans(403, { detail: 'x' })), undefined);
-    assert.equal(clause(expectUnknownEntity('GET', ans(200, []))), 'ERR-NOT-FOUND');
+    assert.equal(clause(expectUnknownEntity('GET', ans(200, []))), 'AUTH-ENTITY-403', 'served for an entity on nobody\'s allow-list');
+    assert.equal(clause(expectUnknownEntity('GET', ans(404, 'Not Found'))), 'ERR-NOT-FOUND', 'a 404 without {detail}');
     assert.equal(expectServedOrEntityRefused('GET', ans(403, { detail: 'Not authorised for this entity' }), () => undefined), undefined);
     assert.equal(clause(expectServedOrEntityRefused('GET', ans(403, { detail: 'Forbidden' }), () => undefined)), 'AUTH-ENTITY-403');
   });

@@ -134,6 +134,8 @@ describe('model property against the reference', () => {
     ['client-secret-optional', /\[AUTH-TOKEN-REQUEST\]/],
     ['webhook-reregister-keeps-old', /\[EP-WEBHOOK\]/],
     ['event-filter-readonly-skips-allow-list', /\[AUTH-EVENT-SCOPE\]/],
+    // Issue 24: a leaked event is judged before the paging or checkpoint judgement it would upset.
+    ['event-stream-leaks-entities', /\[AUTH-EVENT-SCOPE\]/],
   ];
   for (const [fault, clause] of kills) {
     it(`fails under ${fault} with a shrunk, replayable counterexample naming the clause`, async () => {

@@ -59,7 +59,9 @@ describe('IdempotencyModel', () => {
     assert.equal(m.expectNewKey('k1', 'valid', [sub('s1'), sub('s2')])?.clause, 'EP-SUBSCRIBE-REPLAY');
     assert.equal(m.expectNewKey('k1', 'valid', [sub('s1')]), undefined);
     assert.equal(m.expectNewKey('k2', 'valid', [sub('s1')])?.clause, 'EP-SUBSCRIBE-NEW-KEY');
-    assert.equal(m.expectNewKey('k3', 'valid', [below])?.clause, 'EP-SUBSCRIBE-NEW-KEY');
+    // The valid body's amount is the minimum itself: refused as below it, the minimum rule broke (issue 24).
+    assert.equal(m.expectNewKey('k3', 'valid', [below])?.clause, 'ERR-AMOUNT-MIN');
+    assert.equal(m.expectNewKey('k3b', 'valid', [ans(500, { detail: 'oops' })])?.clause, 'EP-SUBSCRIBE-NEW-KEY');
     assert.equal(m.expectNewKey('k4', 'below-minimum', [sub('s4')])?.clause, 'ERR-AMOUNT-MIN');
     assert.equal(m.expectNewKey('k5', 'unknown-uid', [ans(400, { detail: 'Bad uid' })])?.clause, 'ERR-INDICATION-UID');
     assert.equal(IdempotencyModel.expectMissingKey(sub('s6'))?.clause, 'EP-SUBSCRIBE-IDEMPOTENCY-KEY');

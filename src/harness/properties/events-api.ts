@@ -74,6 +74,11 @@ export class EventsApi {
       throw new PropertyViolation({ clause: 'SCHEMA', message: `${label}: GET ${this.relative(this.url(q))} answered ${a.status}, expected 200: ${excerpt(a.text, this.redact)}` });
     }
     if (a.schemaMessage !== undefined || a.page === undefined) throw new PropertyViolation({ clause: 'SCHEMA', ...(a.schemaClauses ? { schemaClauses: a.schemaClauses } : {}), message: `${label}: ${a.schemaMessage ?? 'no page'}` });
+    // An event of the profile's forbidden entity in the primary user's stream is a leak, whatever else the page
+    // shows: judged first, so that the events it adds are not blamed on paging or on a checkpoint's cursor (issue 24).
+    const forbidden = (this.deps.credential ?? 'primary') === 'primary' ? this.deps.target.entities.forbidden : undefined;
+    const leaked = forbidden === undefined ? undefined : a.page.events.find((e) => e.entityCode === forbidden);
+    if (leaked) throw new PropertyViolation({ clause: 'AUTH-EVENT-SCOPE', message: `${label}: GET ${this.relative(this.url(q))} returned event ${leaked.uid} of ${forbidden}, an entity off the primary user's allow-list (profile: entities.forbidden)` });
     return a.page;
   }
 

@@ -114,5 +114,6 @@ export function propertyFailure(text: string, cause: unknown): FtfError {
 
 export function describeViolation(v: Violation): string {
   const where = [v.role, v.page !== undefined ? `page ${v.page}` : undefined].filter(Boolean).join(' ');
-  return `[${v.clause}] ${where ? `${where}: ` : ''}${v.message}`;
+  const named = v.clause === 'SCHEMA' && v.schemaClauses?.length ? `${v.clause}: ${v.schemaClauses.join(', ')}` : v.clause;
+  return `[${named}] ${where ? `${where}: ` : ''}${v.message}`;
 }

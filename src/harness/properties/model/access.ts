@@ -31,9 +31,14 @@ export function expectServedOrEntityRefused(what: string, a: Answer, served: (a:
   return served(a);
 }
 
-/** An entity code that exists nowhere: 404 (does not exist) or 403 (not on the allow-list), with {detail: string}. */
+/**
+ * An entity code that exists nowhere: 404 (does not exist) or 403 (not on the allow-list), with {detail: string}.
+ * Served (2xx), it was served for an entity on nobody's allow-list: the allow-list rule broke (AUTH-ENTITY-403,
+ * Authentication rule 9: "Violations give 403"); another answer breaks the not-found rule's {detail} (issue 24).
+ */
 export function expectUnknownEntity(what: string, a: Answer): Violation | undefined {
   if ((a.status === 404 || a.status === 403) && typeof detailOf(a.json) === 'string') return undefined;
+  if (a.status >= 200 && a.status < 300) return v('AUTH-ENTITY-403', `${what} for an entity code that exists nowhere (so on no allow-list) answered ${show(a)}, expected 403 (or 404: it does not exist) with {detail}`);
   return v('ERR-NOT-FOUND', `${what} for an entity code that exists nowhere answered ${show(a)}, expected 404 (or 403: not on the allow-list) with {detail}`);
 }
 

@@ -95,6 +95,9 @@ export class IdempotencyModel {
   private judgeFirst(kind: BodyKind, a: Answer): Violation | undefined {
     const detail = detailOf(a.json);
     if (kind === 'valid') {
+      // The amount is the minimum itself: refused as below it, the minimum rule broke ("an amount equal to it is
+      // accepted", ERR-AMOUNT-MIN), not the key's; any other refusal leaves the new key without its subscription.
+      if (a.status === 400 && detail === DETAIL.belowMinimum) return v('ERR-AMOUNT-MIN', `a new key with the amount equal to the minimum answered ${show(a)}, expected 200: an amount equal to the minimum is accepted`);
       if (a.status !== 200) return v('EP-SUBSCRIBE-NEW-KEY', `a new key with a valid body (amount = the minimum) answered ${show(a)}, expected 200 with a new subscription`);
       const uid = subscriptionUid(a.json);
       if (uid === undefined) return v('EP-SUBSCRIBE-NEW-KEY', `the 200 answer carries no subscription uid: ${short(a.text)}`);
