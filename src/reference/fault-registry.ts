@@ -38,7 +38,7 @@ const ROWS: Row[] = [
   ['api-key-accepted-in-production', 'token', ['AUTH-API-KEY'], 'production accepts sandbox-style API keys instead of requiring OAuth', 'production'],
   ['unauthorized-body-not-detail', 'schema', ['AUTH-BEARER', 'RES-ERROR-BODY'], '401 bodies are {"error": ...} instead of {"detail": string}'],
   // ---- permissions ----
-  ['entity-403-as-200', 'permissions', ['AUTH-ENTITY-403'], 'an entity not on the allow-list is served (200) instead of 403'],
+  ['entity-403-as-200', 'permissions', ['AUTH-ENTITY-403', 'AUTH-EVENT-SCOPE'], 'an entity not on the allow-list is served (200) instead of 403, GET /event filtered by it included (its events)'],
   ['entity-403-as-404', 'permissions', ['AUTH-ENTITY-403'], 'an entity not on the allow-list answers 404 "Entity not found" instead of 403'],
   ['entity-403-detail-changed', 'permissions', ['AUTH-ENTITY-403'], 'the entity 403 says "Forbidden" instead of "Not authorised for this entity"'],
   ['entity-users-not-allow-listed', 'permissions', ['AUTH-ENTITY-403'], 'GET of an entity\'s users serves an entity not on the allow-list (200); every other entity-scoped operation still answers 403'],
