@@ -2,7 +2,7 @@
 // Runs the project's own tests (node:test through tsx). Prints the spec reporter to the console and keeps a
 // TAP copy in .ftf/self-tests.tap so that .ci/run can sum the counts (not in reports/: every file there is a run's report, and a run's leak scan reads them all; test names quote credential-shaped fixtures). Extra args are test files or dirs.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = process.cwd();
@@ -22,7 +22,36 @@ function collect(path, out) {
   return out;
 }
 
-const files = roots.flatMap((r) => collect(join(root, r), []));
+// Longest first: node's runner starts the files in the order given, two at a time, so a long file that starts near
+// the end runs alone while the other slot idles. These are the longest (per-file durations of the self-test stage,
+// .ftf/self-tests.tap, 2026-11-27, longest first); every other file follows in path order. Only the order changes.
+// A listed file that no longer exists stops the run, so the list cannot rot unnoticed.
+const LONGEST_FIRST = [
+  'test/cli/production-install.test.ts',
+  'test/cli/shared-shards.test.ts',
+  'test/cli/shared-target.test.ts',
+  'test/docs/runnable-examples.test.ts',
+  'test/hostile/canary.test.ts',
+  'test/cli/bin-report.test.ts',
+  'test/cli/sharded-flow.test.ts',
+  'test/hostile/hostile.test.ts',
+  'test/cli/prestart.test.ts',
+  'test/cli/selection.test.ts',
+  'test/harness/guard.test.ts',
+  'test/harness/properties-model-reference.test.ts',
+  'test/cli/signals.test.ts',
+  'test/harness/scenario-suite-cache.test.ts',
+  'test/hostile/canary-bypass.test.ts',
+  'test/cli/help.test.ts',
+  'test/harness/environment-scope.test.ts',
+];
+const missing = LONGEST_FIRST.filter((f) => !existsSync(join(root, f)));
+if (missing.length) {
+  console.error(`scripts/run-self-tests.mjs: LONGEST_FIRST names ${missing.join(', ')}, which does not exist: update the list`);
+  process.exit(2);
+}
+const rank = (f) => (LONGEST_FIRST.includes(f) ? LONGEST_FIRST.indexOf(f) : LONGEST_FIRST.length);
+const files = roots.flatMap((r) => collect(join(root, r), [])).sort((a, b) => rank(a) - rank(b));
 if (files.length === 0) {
   console.error(`no test files (*.test.ts) under ${roots.join(', ')}`);
   process.exit(2);
