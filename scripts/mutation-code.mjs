@@ -5,7 +5,7 @@
 // --sample N (or FTF_STRYKER_SAMPLE): a quick pass on about N mutants instead of all of them. The mutants are listed
 // with Stryker's own instrumenter, split across the four folders in proportion to their counts (at least one each),
 // drawn with a seeded generator (--seed S or FTF_STRYKER_SEED; a random seed is printed) and passed to Stryker as
-// `--mutate file:line:col-line:col` ranges of exactly those mutants. Only mutants whose range holds at most 3 others
+// `--mutate file:line:col-line:col` ranges of exactly those mutants. Only mutants whose range holds at most 1 other
 // are drawn (a block-statement removal's range holds every mutant of its block, which would all be tested with it).
 // The score of a sample is the score of that sample, not of the code; the incremental file keeps its results, so a
 // later run does not test those mutants again.
@@ -88,7 +88,7 @@ function draw(byFolder, n, random) {
   for (const folder of FOLDERS) {
     const all = byFolder.get(folder);
     const sameFile = (m) => all.filter((o) => o.fileName === m.fileName);
-    const narrow = all.filter((m) => sameFile(m).filter((o) => o !== m && inside(m.location, o.location)).length <= 3);
+    const narrow = all.filter((m) => sameFile(m).filter((o) => o !== m && inside(m.location, o.location)).length <= 1);
     const want = Math.max(1, Math.round((n * all.length) / total));
     const pool = [...narrow];
     for (let i = 0; i < want && pool.length > 0; i++) {
