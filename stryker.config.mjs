@@ -20,6 +20,8 @@ export default {
   // The time budget of a mutant: the clean run's (the dry run's) time x 1.5 + 30 s; past it the mutant is a timeout.
   timeoutFactor: 1.5,
   timeoutMS: 30_000,
+  // The clean run itself may take minutes on a loaded machine (Stryker's default bound is 5).
+  dryRunTimeoutMinutes: 30,
   // A rerun tests only the mutants of code that changed since (or whose result the file does not hold).
   incremental: true,
   incrementalFile: 'reports/stryker/incremental.json',
