@@ -10,7 +10,7 @@
 import { dirname, join } from 'node:path';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import base from './playwright.config.js';
-import { projectMetadata, readPlan, titlesPattern, MATCH_NOTHING, type PlanProject } from './src/selftest/plan.js';
+import { projectMetadata, readPlan, oneWorker, titlesPattern, MATCH_NOTHING, type PlanProject } from './src/selftest/plan.js';
 
 const plan = readPlan();
 
@@ -21,6 +21,8 @@ function project(p: PlanProject): NonNullable<PlaywrightTestConfig['projects']>[
     metadata: projectMetadata(p),
     // A fault's few tests run in one worker (projects run in parallel instead): fewer worker starts.
     fullyParallel: p.fault === null,
+    // A targeted variant run: one worker for the project (plan.ts oneWorker), however many files its tests span.
+    ...(oneWorker(p) ? { workers: 1 } : {}),
     ...(p.only ? { grep: p.only.length > 0 ? titlesPattern(p.only) : MATCH_NOTHING } : {}),
     ...(p.except && p.except.length > 0 ? { grepInvert: titlesPattern(p.except) } : {}),
   };

@@ -79,5 +79,16 @@ export function projectMetadata(p: PlanProject): { fault?: string; variants?: st
   };
 }
 
-/** A pattern no title matches (a project that must run nothing is better left out; this is a guard). */
+/**
+ * A variant run targeted at some tests (variant-targets.ts) runs in ONE worker: each worker of a project
+ * boots the harness and builds its own reference server, and a worker never serves two projects. Spread
+ * over every worker, the second pass's 52 small projects started a worker for every 6 tests and ran at half
+ * the first pass's rate; 11 tests of 4 targeted runs took 7 workers and 147 s (2026-11-27, load 11-18 on 2
+ * cores). Projects still run side by side, so the pass keeps every worker busy.
+ */
+export function oneWorker(p: PlanProject): boolean {
+  return p.fault === null && (p.variants?.length ?? 0) > 0 && p.only !== undefined;
+}
+
+/** A pattern no title matches/** A pattern no title matches (a project that must run nothing is better left out; this is a guard). */
 export const MATCH_NOTHING = /(?!)/;

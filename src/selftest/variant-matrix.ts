@@ -182,11 +182,13 @@ export async function runVariantMatrix(options: VariantMatrixOptions = {}): Prom
     const later = names.filter((n) => !early.includes(n));
     const targets = new Map<string, VariantTarget>();
     for (const t of targetRuns(names, clean, startup)) targets.set(t.name, early.includes(t.name) ? { ...t, scope: 'full', titles: [...new Set(clean.map((r) => r.title))], reason: t.scope === 'full' ? t.reason : options.full ? '--full' : t.reason } : t);
+    // Largest first: each targeted run takes one worker (plan.ts oneWorker), so the long ones start early.
+    const size = (p: PlanProject): number => p.only?.length ?? Number.MAX_SAFE_INTEGER;
     const pass2: PlanProject[] = later.flatMap((name): PlanProject[] => {
       const t = targets.get(name) as VariantTarget;
       if (t.scope === 'unreached') return [];
       return [{ name, fault: null, variants: [name], profile: profiles.get(name) as string, ...(t.scope === 'targeted' ? { only: t.titles } : {}) }];
-    });
+    }).sort((a, b) => size(b) - size(a));
     if (pass2.length > 0) {
       const full = pass2.filter((p) => p.only === undefined).length;
       const tests = pass2.reduce((n, p) => n + (p.only?.length ?? clean.length), 0);

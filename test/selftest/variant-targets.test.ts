@@ -14,6 +14,7 @@ import { API_PREFIX } from '../../src/reference/routes/index.js';
 import { PERSONAS, VARIANTS } from '../../src/reference/variants.js';
 import { closeConsultWindow, enableVariantConsults, openConsultWindow, resetVariantConsults } from '../../src/reference/variant-consults.js';
 import { expandRun, keysOf, targetRuns } from '../../src/selftest/variant-targets.js';
+import { oneWorker } from '../../src/selftest/plan.js';
 import { readOutcome } from '../../src/harness/report/records/outcome.js';
 import type { TestRecord } from '../../src/selftest/pw-report.js';
 import { bearer, clientCredentialsToken } from '../reference/auth-helpers.js';
@@ -79,6 +80,13 @@ const rec = (title: string, consults?: { inWindow: string[]; outside: string[] }
 });
 
 describe('targeting (variant-targets.ts)', () => {
+  it('a targeted variant run takes one worker; the clean run, whole-suite runs and faults keep their spread', () => {
+    assert.equal(oneWorker({ name: 'v', fault: null, variants: ['v'], only: ['a', 'b'] }), true);
+    assert.equal(oneWorker({ name: 'v', fault: null, variants: ['v'] }), false);
+    assert.equal(oneWorker({ name: 'clean', fault: null, only: ['a'] }), false);
+    assert.equal(oneWorker({ name: 'f', fault: 'f', only: ['a'] }), false);
+  });
+
   it('a persona is the union of its variants\' keys; a variant is its name and its point', () => {
     assert.deepEqual(keysOf(['indication-wrapped']), ['indication-wrapped', 'point:indication-record']);
     const persona = PERSONAS[0];
