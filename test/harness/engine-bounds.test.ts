@@ -124,6 +124,21 @@ describe('engine bounds: poll', () => {
     assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED');
     assert.match(r.error?.message ?? '', /still false at the deadline \(100000 ms, 10 attempt\(s\), every 10000 ms\); last answer 200: \{"status":"Pending"\}/);
   });
+
+  it('a sleep that overruns the deadline (a busy machine) ends the poll at the deadline: no request without time left', async () => {
+    polls = 0;
+    let now = 0;
+    const r = await run(scenarioFromYaml(poll('/status', 100_000, 10_000)), makeTarget(stub.url, { scenarioMs: 1_000_000 }), {
+      now: () => now,
+      sleep: async (ms) => {
+        now += ms + 1_000_000;
+      },
+    });
+    // Not "no complete response within 1 ms" (a second request with no time left): the deadline, after one attempt.
+    assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED');
+    assert.match(r.error?.message ?? '', /still false at the deadline \(100000 ms, 1 attempt\(s\), every 10000 ms\); last answer 200: \{"status":"Pending"\}/);
+    assert.equal(polls, 1, 'no request after the deadline');
+  });
 });
 
 describe('engine bounds: misbehaving targets', () => {

@@ -51,8 +51,8 @@ before(async () => {
 });
 after(() => stub.close());
 
-const targetWith = (paging: ListPaging, listPointer = '', maxListPages = 50) => {
-  const t = makeTarget(stub.url, { maxListPages });
+const targetWith = (paging: ListPaging, listPointer = '', maxListPages = 50, scenarioMs?: number) => {
+  const t = makeTarget(stub.url, { maxListPages, ...(scenarioMs ? { scenarioMs } : {}) });
   return { ...t, fields: { subscriptions_list: listPointer }, paging: { ...t.paging, subscriptions: paging } };
 };
 
@@ -98,14 +98,42 @@ id: t.watch
 title: watch
 covers: [T-ONE]
 steps:
-  - list: { of: subscriptions, request: { method: GET, path: /cur }, find: entry.uid == 'u5', until: "list.found.uid == 'nobody'",${watch} deadline_ms: '\${num(target.timing.issuance_watch_s * 50)}', interval_ms: 100, as: subs }
+  - list: { of: subscriptions, request: { method: GET, path: /cur }, find: entry.uid == 'u5', until: "list.found.uid == 'nobody'",${watch} deadline_ms: '\${num(target.timing.issuance_watch_s * 10000)}', interval_ms: 10000, as: subs }
   - expect: { of: subs, where: ["subs.found.uid == 'u5'"] }
 `;
-    const target = targetWith(listPagingOf({ kind: 'cursor', param: 'after', next: '/next' }), '/data');
-    const watched = await run(scenarioFromYaml(yaml(' watch: true,')), { ...target, timing: { ...target.timing, issuanceWatchS: 10 } });
+    // A fake clock (time moves in sleeps only): each real walk gets the time left as its bound, so the fake timeline
+    // is long (100 s, 10 walks) to keep the real requests far from it on a busy machine (no timing luck).
+    const clock = (): { now: () => number; sleep: (ms: number) => Promise<void> } => {
+      let now = 0;
+      return { now: () => now, sleep: async (ms) => void (now += ms) };
+    };
+    // scenario_ms is measured on the same clock: it stays above the 100 s.
+    const target = targetWith(listPagingOf({ kind: 'cursor', param: 'after', next: '/next' }), '/data', 50, 1_000_000);
+    const watched = await run(scenarioFromYaml(yaml(' watch: true,')), { ...target, timing: { ...target.timing, issuanceWatchS: 10 } }, clock());
     assert.equal(watched.error, undefined, watched.error?.message);
-    const polled = await run(scenarioFromYaml(yaml('')), { ...target, timing: { ...target.timing, issuanceWatchS: 10 } });
-    assert.match(polled.error?.message ?? '', /still false at the deadline \(500 ms/);
+    const polled = await run(scenarioFromYaml(yaml('')), { ...target, timing: { ...target.timing, issuanceWatchS: 10 } }, clock());
+    assert.match(polled.error?.message ?? '', /still false at the deadline \(100000 ms, 10 walk\(s\)/);
+  });
+
+  it('a sleep that overruns the deadline (a busy machine) ends the walk at the deadline: no walk without time left', async () => {
+    // A fake clock whose sleeps overrun by far: after the first walk and its sleep, the deadline has passed.
+    let now = 0;
+    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms + 1_000_000) };
+    const yaml = (watch: string) => `
+id: t.overrun
+title: overrun
+covers: [T-ONE]
+steps:
+  - list: { of: subscriptions, request: { method: GET, path: /cur }, find: entry.uid == 'u5', until: "list.found.uid == 'nobody'",${watch} deadline_ms: 100000, interval_ms: 10000, as: subs }
+`;
+    const target = targetWith(listPagingOf({ kind: 'cursor', param: 'after', next: '/next' }), '/data', 50, 1_000_000);
+    const before = stub.requests.length;
+    const watched = await run(scenarioFromYaml(yaml(' watch: true,')), target, clock);
+    assert.equal(watched.error, undefined, watched.error?.message);
+    const polled = await run(scenarioFromYaml(yaml('')), target, clock);
+    // Not "no complete response within 1 ms": the deadline, with the one walk made in time.
+    assert.match(polled.error?.message ?? '', /still false at the deadline \(100000 ms, 1 walk\(s\) of 2 page\(s\)/);
+    assert.equal(stub.requests.length - before, 4, 'one walk of two pages each, none after the deadline');
   });
 
   it('find stops at the first page holding the record', async () => {
