@@ -35,9 +35,20 @@ export function precisionOf(faultClauses: readonly string[], named: readonly str
   return extra === 0 ? 'exact' : extra === 1 ? 'one-extra' : 'more';
 }
 
-/** The clauses the fault's failing records named broken (their failed checks' clauses). */
+/**
+ * The clauses the fault's failing records named broken: their failed checks' clauses, as the verdict does
+ * (report/verdicts/verdicts.ts): a check that leaves its clauses in doubt names them only when none of them is
+ * proven broken by another failed check of the run (a proven breach explains it).
+ */
 export function namedClauses(records: readonly TestRecord[]): string[] {
-  return [...new Set(records.filter(failedCheck).flatMap((t) => t.outcome.clauses))].sort();
+  const failing = records.filter(failedCheck);
+  const checks = failing.flatMap((t) => (t.outcome.outcomes ?? []).filter((o) => o.status === 'failed'));
+  const proven = new Set(checks.filter((o) => !o.inDoubt).flatMap((o) => o.clauses));
+  const named = new Set(proven);
+  for (const o of checks) if (o.inDoubt && !o.clauses.some((c) => proven.has(c))) o.clauses.forEach((c) => named.add(c));
+  // A record without check outcomes (an older writer): the clauses it names.
+  for (const t of failing) if (!(t.outcome.outcomes ?? []).some((o) => o.status === 'failed')) t.outcome.clauses.forEach((c) => named.add(c));
+  return [...named].sort();
 }
 
 /** Precision over the killed faults: how many name exactly their clauses, one extra, more (docs/mutation.md). */

@@ -159,3 +159,18 @@ test('an errored scenario blames none of its clauses: not judged, with the code 
   assert.doesNotMatch(text, /clauses broken:/);
   assert.match(text, /clauses not judged \(errored\): EP-HOLDING-GET \(FTF_E_TARGET_TIMEOUT target\), ERR-NOT-FOUND \(FTF_E_TARGET_TIMEOUT target\)/);
 });
+
+test('a doubt explained by a proven breach of one of its clauses blames nothing more', () => {
+  // paging.fence-append's shape: a short read is in doubt between the fence and the paging; paging.traversal proves the paging broke.
+  const doubt: CheckResult = { ...check('where', false, ['EP-EVENT-FENCE', 'EP-EVENT-PAGING']), doubt: true };
+  const fence = scenario('paging.fence-append', ['EP-EVENT-FENCE'], [doubt]);
+  const proof = scenario('paging.traversal', ['EP-EVENT-PAGING'], [check('where', false, ['EP-EVENT-PAGING'])]);
+  const summary = summarize([fence, proof].map((s) => scenarioOutcome(s, catalogue)), catalogue);
+  const verdict = (id: string) => summary.clauses.find((c) => c.id === id)?.verdict;
+  assert.equal(verdict('EP-EVENT-PAGING'), 'failed');
+  assert.equal(verdict('EP-EVENT-FENCE'), 'not-tested', 'the proven paging breach accounts for the short read');
+  assert.equal(summary.clauses.some((c) => c.doubts?.length), false);
+  // Alone, the same check leaves both in doubt.
+  const alone = summarize([scenarioOutcome(fence, catalogue)], catalogue);
+  assert.equal(alone.clauses.find((c) => c.id === 'EP-EVENT-FENCE')?.verdict, 'in-doubt');
+});

@@ -272,6 +272,25 @@ describe('precision: the clauses a fault\'s verdict names against its own (issue
     assert.equal(faultResult('f', ['EP-EVENT-PAGING'], []).precision, 'none');
   });
 
+  it('a check in doubt names its clauses only when none of them is proven broken by another failed check', () => {
+    const doubtRecord = (scenario: string) => testsOf({ suites: [{ specs: [{ title: `${scenario}: t`, tests: [
+      { projectName: 'f', status: 'unexpected', annotations: ann(scenario, ['EP-EVENT-FENCE']), results: run('failed', rec({
+        status: 'failed', code: 'FTF_E_CHECK_FAILED', kind: 'non-conformance', clauses: ['EP-EVENT-FENCE', 'EP-EVENT-PAGING'], checks: ['where'],
+        outcomes: [{ check: 'where', clauses: ['EP-EVENT-FENCE', 'EP-EVENT-PAGING'], level: 'must', status: 'failed', inDoubt: true }],
+      })) },
+    ] }] }] } as PwJsonReport);
+    const proof = testsOf({ suites: [{ specs: [{ title: 'paging.traversal: t', tests: [
+      { projectName: 'f', status: 'unexpected', annotations: ann('paging.traversal', ['EP-EVENT-PAGING']), results: run('failed', rec({
+        status: 'failed', code: 'FTF_E_CHECK_FAILED', kind: 'non-conformance', clauses: ['EP-EVENT-PAGING'], checks: ['where'],
+        outcomes: [{ check: 'where', clauses: ['EP-EVENT-PAGING'], level: 'must', status: 'failed' }],
+      })) },
+    ] }] }] } as PwJsonReport);
+    const explained = faultResult('paging-gap', ['EP-EVENT-PAGING'], [...doubtRecord('paging.fence-append'), ...proof]);
+    assert.deepEqual([explained.named, explained.precision], [['EP-EVENT-PAGING'], 'exact']);
+    const unexplained = faultResult('paging-gap', ['EP-EVENT-PAGING'], doubtRecord('paging.fence-append'));
+    assert.deepEqual([unexplained.named, unexplained.precision], [['EP-EVENT-FENCE', 'EP-EVENT-PAGING'], 'one-extra']);
+  });
+
   it('the console prints per fault the clauses named vs the fault\'s, and the precision figure', () => {
     const faults = [
       faultResult('a', ['EP-EVENT-PAGING'], record('paging.traversal', ['EP-EVENT-PAGING'])),

@@ -5,7 +5,7 @@
 import type { ClauseCatalogue, ClauseLevel } from '../../spec/clauses.js';
 import { clauseCoverage, coverageGateProblems, JUDGED_VERDICTS, type ClauseCoverage, type CoverageGate } from './clause-coverage.js';
 import type { ImplementationVersion } from '../records/implementation.js';
-import type { OutcomeRecord } from '../records/outcome.js';
+import type { CheckOutcome, OutcomeRecord } from '../records/outcome.js';
 import type { ScenarioResult } from '../records/scenario-results.js';
 import type { TestTally } from './test-tally.js';
 
@@ -165,13 +165,19 @@ export function clauseVerdictsOf(s: Pick<ScenarioOutcome, 'clauses' | 'verdict' 
   return out;
 }
 
-/** Per clause, the failed checks of failing scenarios that leave it in doubt with other clauses. */
-function doubtsOf(scenarios: readonly ScenarioOutcome[]): Map<string, ClauseDoubt[]> {
+/**
+ * A failed check that leaves its clauses in doubt is explained when one of them is proven broken (a check naming it
+ * alone failed, anywhere in the run): that breach accounts for the check, so it leaves no other clause in doubt.
+ */
+const explained = (o: CheckOutcome, proven: ReadonlySet<string>): boolean => o.inDoubt === true && o.clauses.some((c) => proven.has(c));
+
+/** Per clause, the failed checks of failing scenarios that leave it in doubt with other clauses (unexplained ones). */
+function doubtsOf(scenarios: readonly ScenarioOutcome[], proven: ReadonlySet<string>): Map<string, ClauseDoubt[]> {
   const out = new Map<string, ClauseDoubt[]>();
   for (const s of scenarios) {
     if (s.verdict !== 'failed' && s.verdict !== 'warning') continue;
     for (const o of s.record.outcomes ?? []) {
-      if (o.status !== 'failed' || !o.inDoubt) continue;
+      if (o.status !== 'failed' || !o.inDoubt || explained(o, proven)) continue;
       for (const c of o.clauses) {
         const entry: ClauseDoubt = {
           with: o.clauses.filter((x) => x !== c), scenario: s.id, check: o.check,
@@ -209,7 +215,17 @@ export function summarize(
 
   const byClause = new Map<string, { id: string; verdict: ClauseVerdict }[]>();
   for (const s of scenarios) for (const [c, verdict] of clauseVerdictsOf(s)) byClause.set(c, [...(byClause.get(c) ?? []), { id: s.id, verdict }]);
-  const doubts = doubtsOf(scenarios);
+  // A doubt explained by a proven breach of another of its clauses blames nothing more: not tested there.
+  const proven = new Set([...byClause].filter(([, list]) => list.some((x) => x.verdict === 'failed')).map(([c]) => c));
+  const byId = new Map(scenarios.map((s) => [s.id, s]));
+  for (const [c, list] of byClause) {
+    for (const entry of list) {
+      if (entry.verdict !== 'in-doubt') continue;
+      const doubting = (byId.get(entry.id)?.record.outcomes ?? []).filter((o) => o.status === 'failed' && o.inDoubt && o.clauses.includes(c));
+      if (doubting.length > 0 && doubting.every((o) => explained(o, proven))) entry.verdict = 'not-tested';
+    }
+  }
+  const doubts = doubtsOf(scenarios, proven);
   const clauses: ClauseOutcome[] = catalogue.clauses.map((c) => {
     const list = byClause.get(c.id) ?? [];
     const verdict = worst(list.map((x) => x.verdict));
