@@ -57,3 +57,13 @@ describe('schema failures name the clause of what failed', () => {
     }
   });
 });
+
+describe('checkpoint conflict', () => {
+  it('a PATCH 409 without the current state breaks EP-CHECKPOINT-CONFLICT, not RES-CHECKPOINT; a state of the wrong shape RES-CHECKPOINT', () => {
+  const r = schemaRegistry();
+  const id = 'https://ftf-conformance.dev/schemas/api/checkpoint-conflict.schema.json';
+  assert.deepEqual(r.validate(id, { detail: 'Checkpoint version mismatch' }).clauses, ['EP-CHECKPOINT-CONFLICT']);
+  assert.deepEqual(r.validate(id, { checkpoint: { uid: 'c', name: 'n', cursor: 'ev1.1', checkpointVersion: 3 } }).clauses, ['RES-CHECKPOINT']);
+  assert.equal(r.validate(id, sample('checkpoint-conflict')).valid, true);
+});
+});

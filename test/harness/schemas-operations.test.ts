@@ -37,7 +37,7 @@ describe('spec paths', () => {
     assert.equal(r.matchOperation('PUT', '/event/checkpoint/x', 'api', 409)?.schemaId, undefined);
   });
   it('409 only where the spec names it (PATCH checkpoint)', () => {
-    assert.equal(r.matchOperation('PATCH', '/event/checkpoint/x', 'api', 409)?.schemaId, fullId('checkpoint-state'));
+    assert.equal(r.matchOperation('PATCH', '/event/checkpoint/x', 'api', 409)?.schemaId, fullId('checkpoint-conflict'));
     assert.equal(r.matchOperation('PATCH', '/event/checkpoint/x', 'api', 200)?.schemaId, fullId('checkpoint-state'));
     assert.equal(r.matchOperation('GET', '/event/checkpoint/x', 'api', 409)?.schemaId, undefined);
     assert.equal(r.matchOperation('GET', '/event/checkpoint/x', 'api', 200)?.schemaId, fullId('get-checkpoint-response'));

@@ -12,7 +12,7 @@ import type { RequestSpec, SourceLocation } from '../scenario/types.js';
 import { applyResponseRules } from '../rules/apply.js';
 import { FtfError } from '../../shared/errors.js';
 import { ENGINE_ERROR_CODES, StepError } from './errors.js';
-import type { Scope } from '../expressions/index.js';
+import { resolveDeep, type Scope } from '../expressions/index.js';
 import { buildRequest } from './request.js';
 import type { EngineContext, ResponseRecord } from './types.js';
 
@@ -56,7 +56,9 @@ export async function prepareExchange(
 ): Promise<PreparedExchange> {
   const timeoutMs = Math.max(1, Math.min(spec.timeout_ms ?? engine.target.timeouts.requestMs, opts.maxTimeoutMs ?? Number.POSITIVE_INFINITY));
   const built = await buildRequest(engine, spec, scope, timeoutMs, opts.at, opts.query);
-  return { spec, request: built.request, base: built.base, path: built.path, timeoutMs };
+  // `schema:` may be a template (a step group's parameter, e.g. `none` for a retry judged as a replay).
+  const schema = typeof spec.schema === 'string' && spec.schema.includes('${') ? String(resolveDeep(spec.schema, scope)) : spec.schema;
+  return { spec: schema === spec.schema ? spec : { ...spec, ...(schema !== undefined ? { schema } : {}) }, request: built.request, base: built.base, path: built.path, timeoutMs };
 }
 
 /** A transport failure as a readable step error (redacted). */

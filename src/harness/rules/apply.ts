@@ -48,7 +48,7 @@ export function applyResponseRules(input: RuleInput, rules: readonly ResponseRul
     const check = judge(rule, input);
     if (check === undefined) continue;
     if (rule.judge.kind === 'layout') layoutJudged = true;
-    checks.push({ ...check, clauses: [...rule.clauses] });
+    checks.push({ ...check, clauses: [...rule.clauses], ...(rule.inDoubt ? { doubt: true } : {}) });
   }
   return { checks, layoutJudged };
 }

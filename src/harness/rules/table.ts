@@ -42,6 +42,11 @@ export interface ResponseRule {
   judge: RuleJudge;
   /** Clause ids (shared/spec/clauses.yaml) a failure of this rule breaks. */
   clauses: readonly string[];
+  /**
+   * A failure shows that one of `clauses` broke, not which (the response alone cannot tell): each is "in doubt"
+   * with the others unless another check proves one (report/verdicts/verdicts.ts).
+   */
+  inDoubt?: true;
   /** The spec's words the rule rests on (for docs and failure messages). */
   spec: string;
 }
@@ -66,6 +71,8 @@ export const RESPONSE_RULES: readonly ResponseRule[] = Object.freeze([
     when: { statuses: [403] },
     judge: { kind: 'detail', texts: [ENTITY_FORBIDDEN_TEXT, ENDPOINT_FORBIDDEN_TEXT] },
     clauses: ['AUTH-ENTITY-403', 'AUTH-ENDPOINT-403'],
+    // A 403 alone does not say whether the entity or the endpoint was refused: the scenario's own detail check names it.
+    inDoubt: true,
     spec: `Errors: "403 | valid token without permission for the entity or endpoint"; specific cases: 403 "${ENTITY_FORBIDDEN_TEXT}", 403 "${ENDPOINT_FORBIDDEN_TEXT}"`,
   },
   {
