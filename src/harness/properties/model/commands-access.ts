@@ -269,6 +269,8 @@ export class FilteredRead implements Cmd {
     const detail = detailOf(a.json);
     if (a.status === 403) return this.entity === 'allowed' || this.entity === undefined ? v('AUTH-ENTITY-403', `a read with ${describeFilter(f)} of an allowed entity answered ${show(a)}`) : detail === DETAIL.entity ? undefined : v('AUTH-ENTITY-403', `a read with ${describeFilter(f)} answered ${show(a)}: a 403 for an entity says "${DETAIL.entity}"`);
     if (a.status === 400 || a.status === 422 || (a.status === 404 && this.entity === 'unknown')) return undefined;
+    // The forbidden entity exists: refused otherwise than with 403, the allow-list's answer broke, not the paging (issue 24).
+    if (a.status === 404 && this.entity === 'forbidden') return v('AUTH-ENTITY-403', `a read with ${describeFilter(f)} answered ${show(a)}, expected 403 "${DETAIL.entity}" (or the filter refused: 400/422): the entity exists, off the allow-list`);
     return v('EP-EVENT-PAGING', `a read with ${describeFilter(f)} answered ${show(a)}, expected 200 (or the filter refused: 400/422${this.entity === 'forbidden' ? ', 403' : this.entity === 'unknown' ? ', 403/404' : ''})`);
   }
   toString = (): string => `filtered read(${this.shown || [this.entity ? `entity ${this.entity}` : '', this.typeSel !== undefined ? 'event_type' : ''].filter(Boolean).join(' + ')}, limit ${this.limit ?? 'default'})`;
