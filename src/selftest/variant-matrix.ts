@@ -118,7 +118,8 @@ export function variantResult(name: string, variants: string[], records: readonl
     erroredScenarios: scenarios((r) => r.outcome.status === 'errored'),
     extraSkips,
     ...(target ? { scope: target.scope, scopeReason: target.reason } : {}),
-    ok: target?.scope !== 'unreached' && records.length > 0 && counts.failed === 0 && counts.errored === 0 && counts.skipped <= cleanSkipped,
+    // Under --grep a variant no selected test reaches is outside the selection: nothing ran, nothing to judge.
+    ok: target?.scope === 'unselected' || (target?.scope !== 'unreached' && records.length > 0 && counts.failed === 0 && counts.errored === 0 && counts.skipped <= cleanSkipped),
   };
 }
 
@@ -181,12 +182,12 @@ export async function runVariantMatrix(options: VariantMatrixOptions = {}): Prom
     const clean = records.filter((r) => r.project === VARIANT_CLEAN_PROJECT);
     const later = names.filter((n) => !early.includes(n));
     const targets = new Map<string, VariantTarget>();
-    for (const t of targetRuns(names, clean, startup)) targets.set(t.name, early.includes(t.name) ? { ...t, scope: 'full', titles: [...new Set(clean.map((r) => r.title))], reason: t.scope === 'full' ? t.reason : options.full ? '--full' : t.reason } : t);
+    for (const t of targetRuns(names, clean, startup, options.grep !== undefined)) targets.set(t.name, early.includes(t.name) ? { ...t, scope: 'full', titles: [...new Set(clean.map((r) => r.title))], reason: t.scope === 'full' ? t.reason : options.full ? '--full' : t.reason } : t);
     // Largest first: each targeted run takes one worker (plan.ts oneWorker), so the long ones start early.
     const size = (p: PlanProject): number => p.only?.length ?? Number.MAX_SAFE_INTEGER;
     const pass2: PlanProject[] = later.flatMap((name): PlanProject[] => {
       const t = targets.get(name) as VariantTarget;
-      if (t.scope === 'unreached') return [];
+      if (t.scope === 'unreached' || t.scope === 'unselected') return [];
       return [{ name, fault: null, variants: [name], profile: profiles.get(name) as string, ...(t.scope === 'targeted' ? { only: t.titles } : {}) }];
     }).sort((a, b) => size(b) - size(a));
     if (pass2.length > 0) {
@@ -240,6 +241,7 @@ const testsOfRun = (r: VariantRunResult): number => r.passed + r.failed + r.erro
 /** `whole suite`, `12 of 76 tests`, `unreached`. */
 function scopeLabel(r: VariantRunResult, report: VariantReport): string {
   if (r.scope === 'unreached') return 'unreached';
+  if (r.scope === 'unselected') return 'not selected';
   if (r.scope === 'targeted') return `${testsOfRun(r)} of ${report.cleanTests ?? report.clean.passed + report.clean.failed + report.clean.errored + report.clean.skipped} tests`;
   return 'whole suite';
 }
@@ -249,8 +251,9 @@ function scopeSummary(report: VariantReport): string {
   const ran = report.runs.reduce((n, r) => n + testsOfRun(r), 0);
   const whole = report.runs.filter((r) => r.scope === undefined || r.scope === 'full').length;
   const unreached = report.runs.filter((r) => r.scope === 'unreached').length;
+  const unselected = report.runs.filter((r) => r.scope === 'unselected').length;
   const size = report.cleanTests ?? 0;
-  return `${ran} variant test(s) run${size ? ` of ${size * report.runs.length} on the whole suite` : ''} (${whole} run(s) on the whole suite, ${report.runs.length - whole - unreached} targeted${unreached ? `, ${unreached} unreached` : ''})`;
+  return `${ran} variant test(s) run${size ? ` of ${size * report.runs.length} on the whole suite` : ''} (${whole} run(s) on the whole suite, ${report.runs.length - whole - unreached - unselected} targeted${unreached ? `, ${unreached} unreached` : ''}${unselected ? `, ${unselected} reached by no selected test` : ''})`;
 }
 
 const counts = (c: RunCounts): string => `${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped`;

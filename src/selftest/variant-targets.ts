@@ -19,7 +19,8 @@ import { PERSONAS, variantInfo } from '../reference/variants.js';
 import { consultKey, pointKey } from '../reference/variant-consults.js';
 import type { TestRecord } from './pw-report.js';
 
-export type TargetScope = 'full' | 'targeted' | 'unreached';
+/** `unselected`: under `--grep`, no SELECTED test reaches the variant (the selection's choice, not a gap of the suite). */
+export type TargetScope = 'full' | 'targeted' | 'unreached' | 'unselected';
 
 export interface VariantTarget {
   name: string;
@@ -62,7 +63,7 @@ export function fullByOutside(names: readonly string[], outside: Iterable<string
 }
 
 /** The target of each run, from the clean run's records (which must carry `consults`) and questions asked at start-up. */
-export function targetRuns(names: readonly string[], clean: readonly TestRecord[], startupOutside: readonly string[] = []): VariantTarget[] {
+export function targetRuns(names: readonly string[], clean: readonly TestRecord[], startupOutside: readonly string[] = [], grepped = false): VariantTarget[] {
   const allTitles = [...new Set(clean.map((r) => r.title))];
   const unrecorded = [...new Set(clean.filter((r) => r.consults === undefined).map((r) => r.title))];
   const outside = new Set<string>(startupOutside);
@@ -76,6 +77,7 @@ export function targetRuns(names: readonly string[], clean: readonly TestRecord[
     }
     const touched = clean.filter((r) => r.consults !== undefined && hits(keys, r.consults.inWindow).length > 0).map((r) => r.title);
     if (touched.length === 0) {
+      if (grepped) return { name, variants, keys, scope: 'unselected', titles: [], reason: `no selected test makes the clean server ask ${keys.join(' or ')}` };
       return { name, variants, keys, scope: 'unreached', titles: [], reason: `no test makes the clean server ask ${keys.join(' or ')}` };
     }
     const titles = [...new Set([...touched, ...unrecorded])];

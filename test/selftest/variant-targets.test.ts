@@ -106,6 +106,9 @@ describe('targeting (variant-targets.ts)', () => {
     assert.deepEqual([ids?.scope, ids?.titles], ['full', ['a', 'b', 'c', 'd']]);
     assert.deepEqual([maxDetail?.scope, maxDetail?.titles], ['targeted', ['b', 'c']]);
     assert.deepEqual([expired?.scope, expired?.titles], ['unreached', []]);
+    // Under --grep (the clean run ran the selection only) a variant no selected test reaches is `unselected`, not a gap.
+    assert.equal(targetRuns(['expired-uid-404'], clean, [], true)[0]?.scope, 'unselected');
+    assert.equal(targetRuns(['indication-wrapped'], clean, [], true)[0]?.scope, 'targeted');
     // Start-up questions (the CLI's own build) count as outside too.
     assert.equal(targetRuns(['indication-wrapped'], clean, ['indication-wrapped'])[0]?.scope, 'full');
   });

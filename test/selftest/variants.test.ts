@@ -79,6 +79,9 @@ describe('variant verdicts', () => {
   });
   it('fails when nothing ran', () => {
     assert.equal(variantResult('v', ['v'], [], clean).ok, false);
+    // Nobody reaches it: a failure of a full run (the suite never looks there), no verdict under --grep.
+    assert.equal(variantResult('v', ['v'], [], clean, { scope: 'unreached', reason: 'r' }).ok, false);
+    assert.equal(variantResult('v', ['v'], [], clean, { scope: 'unselected', reason: 'r' }).ok, true);
   });
 });
 
