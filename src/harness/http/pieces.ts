@@ -16,7 +16,7 @@
  * part of k + 63 characters holds one (and the longer part of such a secret has over 256).
  *
  * Complements shorter than a window are redacted where they stand as a field of their own (not glued to a
- * letter or digit) near the piece: a secret cut after its first character leaves nothing of it. The leak scan
+ * letter or digit; an edge '_' or '-' next to a letter or digit is glued too: the '_' of `invalid_client`) near the piece: a secret cut after its first character leaves nothing of it. The leak scan
  * (report/redaction/leak-scan.ts) counts a piece as a leak when it carries PROOF_BITS, or when every complement occurs
  * near it (the whole secret, cut): never a piece alone that chance could explain.
  */
@@ -94,6 +94,10 @@ export function extendPiece(text: string, start: number, value: string, offset: 
 }
 
 const isWordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** A token's joiners ('_', '-'): a complement's edge of these next to a letter or digit is inside a word (`invalid_client`). */
+const isJoiner = (c: number): boolean => c === 95 || c === 45;
+/** Is a complement edge `edge` glued to its neighbour `next` (part of a longer word, not a field of its own)? */
+const glued = (next: number, edge: number): boolean => isWordChar(next) && (isWordChar(edge) || isJoiner(edge));
 
 /**
  * The complements of a piece near it: `fields`, where one stands as a field of its own (for the redaction;
@@ -114,8 +118,8 @@ export function complementsNear(text: string, piece: Piece, k: number): { fields
       const at = lo + i;
       seen = true;
       if (part.length >= k) break;
-      const before = at > 0 && isWordChar(text.charCodeAt(at - 1)) && isWordChar(part.charCodeAt(0));
-      const after = at + part.length < text.length && isWordChar(text.charCodeAt(at + part.length)) && isWordChar(part.charCodeAt(part.length - 1));
+      const before = at > 0 && glued(text.charCodeAt(at - 1), part.charCodeAt(0));
+      const after = at + part.length < text.length && glued(text.charCodeAt(at + part.length), part.charCodeAt(part.length - 1));
       if (!before && !after) fields.push([at, at + part.length]);
     }
     if (!seen) whole = false;
