@@ -78,7 +78,6 @@ export const devCommand: Command = {
       console.log(`dev: ${open.embedded ? 'the embedded reference' : open.target.name} (${relative(process.cwd(), open.file) || open.file}); scenarios from ${relative(process.cwd(), dir) || dir}`);
       const first = await loop.runChanged('start');
       if (v.once) return first;
-      console.log('dev: watching for saves; Ctrl-C stops');
       return await loop.watchForever();
     } finally {
       await close();
@@ -160,6 +159,8 @@ class AuthorLoop {
         running = running.then(() => this.runChanged('saved'));
       }, SETTLE_MS);
     });
+    // Only now: the watches are in place (Node sets them up synchronously), so a save right after this line is seen.
+    console.log('dev: watching for saves; Ctrl-C stops');
     return new Promise<never>(() => undefined);
   }
 }
