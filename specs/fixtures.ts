@@ -24,7 +24,7 @@ import type { SourceLocation } from '../src/harness/scenario/types.js';
 import { transportKind } from '../src/harness/http/transport-choice.js';
 import { boundedRecording, exchangeBatches, harSink, summaryComment, type ExchangeBatches } from '../src/harness/http/sinks.js';
 import { markStep, outcomeFromError, type Evidence } from '../src/harness/report/records/record-outcome.js';
-import { encodeOutcome } from '../src/harness/report/records/outcome.js';
+import { encodeOutcome, readOutcome } from '../src/harness/report/records/outcome.js';
 import { versionSink } from '../src/harness/report/records/implementation.js';
 import type { Exchange, RecordingSummary, Transport } from '../src/harness/http/types.js';
 import { loadScenarioSuiteOnce } from '../src/harness/scenario/suite-cache.js';
@@ -58,6 +58,8 @@ interface TestFixtures {
   productionGuard: void;
   /** Opens and closes the test's window of recorded variant questions (metadata.recordConsults only). */
   variantConsults: void;
+  /** Auto, fault projects only: a scenario the fault failed cleanly keeps its worker (keepWorkerAfterKill). */
+  keepWorkerAfterKill: void;
   /** The test's raw transport (not recorded): Playwright's request fixture, or undici (FTF_TRANSPORT). */
   wire: Transport;
   engine: EngineContext;
@@ -279,6 +281,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       } finally {
         testInfo.annotations.push({ type: consults.VARIANT_CONSULTS_ANNOTATION, description: JSON.stringify(consults.closeConsultWindow()) });
       }
+    },
+    { auto: true },
+  ],
+  /**
+   * In a fault project (the matrices) a failed check is the result sought, not a broken worker: Playwright
+   * would tear the worker down after it and start a new one (process, module load, a new faulted reference),
+   * which cost the CI fault subset about 58 restarts for 25 projects. A clean failure (the outcome record
+   * says `failed`: a check judged) is marked expected, so the worker goes on; the record still says failed and
+   * the matrix reads only the record. Errored tests, timeouts and passes keep Playwright's usual handling.
+   */
+  keepWorkerAfterKill: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, testInfo) => {
+      await use();
+      if (!(testInfo.project.metadata as EmbeddedMetadata | undefined)?.fault || testInfo.status !== 'failed') return;
+      if (readOutcome({ annotations: testInfo.annotations, lastStatus: 'failed' }).status === 'failed') testInfo.fail();
     },
     { auto: true },
   ],
