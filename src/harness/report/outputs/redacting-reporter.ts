@@ -16,12 +16,12 @@
  * It also presents each YAML scenario's test at its scenario (scenario-location.ts): every wrapped reporter (the
  * HTML report, the list, JSON, Allure) sees the YAML file and line as `test.location`, not specs/conformance.spec.ts.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { ReporterDescription } from '@playwright/test';
 import type { FullConfig, FullResult, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
-import { DigestSet, readDigestFile, takeAnnouncements } from '../redaction/secret-digests.js';
+import { appendToDigestFile, DigestSet, readDigestFile, takeAnnouncements, type SecretDigest } from '../redaction/secret-digests.js';
 import { redactStructural } from '../redaction/structural-redaction.js';
 import { terminalSafe } from '../redaction/terminal-text.js';
 import { locateAtScenario } from './scenario-location.js';
@@ -131,10 +131,7 @@ export default class RedactingReporter implements ReporterV2 {
   onStdOut(chunk: string | Buffer, test?: TestCase, result?: TestResult): void {
     const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     const { digests, rest } = takeAnnouncements(text);
-    if (digests.length) {
-      this.digests.add(digests);
-      this.saveDigests();
-    }
+    if (digests.length) this.saveDigests(digests);
     const clean = this.printable(rest);
     replaceChunk(result?.stdout, chunk, clean);
     if (clean !== '') this.each((r) => r.onStdOut?.(clean, test, result));
@@ -168,7 +165,6 @@ export default class RedactingReporter implements ReporterV2 {
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] }> {
     await this.inner;
-    this.saveDigests();
     let status = result.status;
     for (const r of this.reporters) {
       const out = await this.guard(async () => r.onEnd?.({ ...result, status }));
@@ -265,16 +261,15 @@ export default class RedactingReporter implements ReporterV2 {
     }
   }
 
-  private saveDigests(): void {
-    if (!this.digestsFile) return;
-    mkdirSync(dirname(this.digestsFile), { recursive: true });
-    // Merged once with what an earlier shard of the same run may have left (same reports folder); after that
-    // the set holds it all, so each announcement writes the file without reading it back.
-    if (!this.mergedEarlier) {
+  /** Holds the announced digests for redaction and appends the new ones to the file the leak scan reads. */
+  private saveDigests(announced: SecretDigest[]): void {
+    if (this.digestsFile && !this.mergedEarlier) {
+      // Once: what an earlier shard of the same run left in this reports folder also redacts this one's output.
       this.digests.add(readDigestFile(this.digestsFile).toJSON());
       this.mergedEarlier = true;
     }
-    writeFileSync(this.digestsFile, JSON.stringify(this.digests.toJSON()));
+    const fresh = this.digests.add(announced);
+    if (this.digestsFile) appendToDigestFile(this.digestsFile, fresh);
   }
 
   /** Like Playwright's multiplexer: one failing reporter does not stop the others; its error is reported (redacted). */
