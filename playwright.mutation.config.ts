@@ -3,7 +3,7 @@
  * (the reference as is), `clean-production` (the reference in production mode) and one per injected fault
  * (`metadata.fault`; production faults also `metadata.mode`/`profile`, read by the worker fixture in
  * specs/fixtures.ts). The projects and the tests each one runs come from the plan file named by
- * FTF_MUTATION_PLAN (written by src/selftest/mutation.ts); without it: clean + every sandbox fault, full suite.
+ * the run setting `plan` (FTF_RUN, src/shared/run-settings.ts; written by src/selftest/playwright-run.ts); without it: clean + every sandbox fault, full suite.
  * Reporters: only Playwright's JSON report (parsed by the runner) and a dot line for progress, both behind the
  * redaction boundary (src/harness/report/outputs/redacting-reporter.ts) like every other run.
  */

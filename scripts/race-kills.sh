@@ -16,7 +16,7 @@ for pair in "${pairs[@]}"; do
   fault=${pair%%=*} scenario=${pair#*=} kills=0
   for i in $(seq "$runs"); do
     out="$log/$fault-$i.log"
-    FTF_REFERENCE_FAULT=$fault npx playwright test -g "$scenario:" --project sandbox --workers 1 --reporter=line >"$out" 2>&1
+    FTF_RUN="{\"fault\":\"$fault\"}" npx playwright test -g "$scenario:" --project sandbox --workers 1 --reporter=line >"$out" 2>&1
     if grep -q "CheckFailure" "$out" && grep -qE "^  1 failed" "$out"; then kills=$((kills + 1)); fi
   done
   echo "$fault ($scenario): killed in $kills of $runs runs (load $(cut -d' ' -f1-3 /proc/loadavg))"

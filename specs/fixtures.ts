@@ -34,7 +34,8 @@ import { cliAllowsMutations, mutationSkipReason } from '../src/harness/target/gu
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../src/harness/target/load.js';
 import { readProfile } from '../src/harness/target/profile.js';
 import { embeddedStartBoundMs, targetOfBinding, type EmbeddedLaunch } from '../src/embedded/launch.js';
-import { BROKER_ENV, launchRequested, requestServer, type LaunchRequest } from '../src/embedded/broker.js';
+import { launchRequested, requestServer, type LaunchRequest } from '../src/embedded/broker.js';
+import { readRunSettings } from '../src/shared/run-settings.js';
 import type { Capability, ResolvedTarget } from '../src/harness/target/types.js';
 import { FtfError } from '../src/shared/errors.js';
 import { announceSecrets } from '../src/harness/report/redaction/secret-digests.js';
@@ -199,20 +200,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         return;
       }
       const meta = (workerInfo.project.metadata ?? {}) as EmbeddedMetadata;
+      // The run's settings (FTF_RUN, shared/run-settings.ts): the broker, and a fault or events given by hand.
+      const handed = readRunSettings();
       // In this worker's process, before its server is built (this worker launches it: no broker in selftest).
       if (meta.recordConsults) (await import('../src/reference/variant-consults.js')).enableVariantConsults();
-      const fault = meta.fault ?? (process.env.FTF_REFERENCE_FAULT || undefined); // empty = no fault
+      const fault = meta.fault ?? handed.fault;
       const request: LaunchRequest = {
         profile: meta.profile ? resolve(REPO_ROOT, meta.profile) : REFERENCE_PROFILE,
         ...(fault ? { fault } : {}),
         ...(meta.variants?.length ? { variants: meta.variants } : {}),
         ...(meta.mode ? { mode: meta.mode } : {}),
-        events: Number(process.env.FTF_REFERENCE_EVENTS ?? 0),
+        events: handed.events ?? 0,
       };
       let launch: Pick<EmbeddedLaunch, 'target' | 'secrets' | 'close'>;
       try {
         // `run` launches this worker's server in the CLI (broker.ts); without a broker the worker launches it here.
-        const broker = process.env[BROKER_ENV];
+        const broker = handed.broker;
         const brokered = broker ? await requestServer(broker, request, embeddedStartBoundMs()) : undefined;
         launch = brokered
           ? { target: targetOfBinding(readProfile(request.profile), brokered), secrets: brokered.secrets, close: async () => undefined }

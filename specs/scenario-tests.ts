@@ -4,7 +4,7 @@
  * test per scenario (tags: @family + tags; one `clause` annotation per covered clause; Allure
  * epic/feature/story and a description with the covered clauses' wording). A broken scenario file becomes a
  * failing test carrying the loader's message, so the other scenarios still run. Only what the selection
- * (FTF_SELECT_GREP/TAG/SHARD from `run --grep/--tag/--shard`, scenario/selection.ts) picks is declared.
+ * (FTF_RUN `selection`, from `run --grep/--tag/--shard`, scenario/selection.ts) picks is declared.
  *
  * The production guard's skip is declared here when the entry knows its target's environment from the profile
  * file (`guard`): a test declared skipped never reaches a worker (Playwright reports it at once), so a

@@ -1,13 +1,17 @@
 /**
- * Every FTF_* environment variable the harness reads, in one table: the per-command help lists the ones a
- * command honours by name (help.ts), docs/cli.md's "Environment variables" table is generated from it, and
- * test/cli/help.test.ts fails when the code reads a variable this table does not describe.
+ * Every FTF_* environment variable the harness, its scripts and its benchmarks read, in one table: the per-command
+ * help lists the ones a command honours by name (help.ts), docs/cli.md's "Environment variables" section is
+ * generated from it, and test/cli/help.test.ts fails when code reads a variable that is documented nowhere.
  */
 export interface EnvVar {
   name: string;
   text: string;
-  /** Set by the CLI for its Playwright child (or by one harness process for another): not for users. */
-  internal?: boolean;
+  /**
+   * Who sets it. Default `user`: the table of docs/cli.md. `client`: set by `client run` for the client under test
+   * (the contract with it, docs/client-conformance.md). `script`: a knob of this repository's own scripts and
+   * benchmarks (a developer's, not the CLI's). `internal`: one harness process for the processes it starts.
+   */
+  kind?: 'client' | 'script' | 'internal';
 }
 
 export const ENV_VARS: readonly EnvVar[] = [
@@ -38,44 +42,45 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_FC_COMMANDS', text: 'at most this many commands per run of the model property (integer >= 1)' },
   { name: 'FTF_FC_REPLAY_PATH', text: "fast-check's replayPath of a model-property counterexample (printed with a failure)" },
   // Set by `client run` (and printed by `client serve`) for the client under test: docs/client-conformance.md.
-  { name: 'FTF_PLAN', text: 'client conformance: the plan the client under test takes', internal: true },
-  { name: 'FTF_CLIENT_ID', text: 'client conformance: the client id the client under test authenticates with', internal: true },
-  { name: 'FTF_CLIENT_SECRET', text: 'client conformance: its client secret (generated per start)', internal: true },
-  { name: 'FTF_ENTITY_CODE', text: 'client conformance: the entity to subscribe for', internal: true },
-  { name: 'FTF_SECOND_ENTITY_CODE', text: 'client conformance: the second entity the credential is granted', internal: true },
-  { name: 'FTF_FORBIDDEN_ENTITY_CODE', text: 'client conformance: an entity off the allow-list (403)', internal: true },
-  { name: 'FTF_INDICATION_CODE', text: 'client conformance: the indication to subscribe in', internal: true },
-  { name: 'FTF_AMOUNT', text: 'client conformance: the amount to subscribe, in absolute currency units', internal: true },
-  { name: 'FTF_CURRENCY', text: 'client conformance: the currency of the amount', internal: true },
-  { name: 'FTF_CHECKPOINT_NAME', text: 'client conformance: the checkpoint name to keep (if the client keeps one)', internal: true },
-  { name: 'FTF_SYNC_RUNS', text: 'client conformance: how many event-sync runs to make', internal: true },
-  { name: 'FTF_TIME_SCALE', text: 'client conformance: real seconds per plan second (wait N plan seconds = N x FTF_TIME_SCALE real seconds)', internal: true },
-  { name: 'FTF_TOKEN_LIFETIME', text: 'client conformance: the access-token lifetime of the plan, seconds (the client still reads expires_in)', internal: true },
-  { name: 'FTF_CODE_CLIENT_ID', text: 'client conformance: the Code Authorisation client id', internal: true },
-  { name: 'FTF_CODE_CLIENT_SECRET', text: 'client conformance: its client secret (generated per start)', internal: true },
-  { name: 'FTF_CODE_USER', text: 'client conformance: the user who consents (login_hint)', internal: true },
-  { name: 'FTF_REDIRECT_URI', text: 'client conformance: the redirect URI of the code flow', internal: true },
-  { name: 'FTF_REFRESH_CYCLES', text: 'client conformance: how many refresh_token cycles to make', internal: true },
-  { name: 'FTF_PROD_BASE_URL', text: 'client conformance: {base_url} of the production-mode grading server', internal: true },
-  { name: 'FTF_PROD_AUTH_URL', text: 'client conformance: {auth_url} of the production-mode grading server', internal: true },
-  { name: 'FTF_PROD_CLIENT_SECRET', text: 'client conformance: the client secret on the production-mode server', internal: true },
-  { name: 'FTF_TASKS_FILE', text: 'client conformance: a file with the plan\'s tasks in words', internal: true },
-  { name: 'FTF_SELECT_GREP', text: 'the selection `--grep` of `run`, for the spec files (scenario/selection.ts)', internal: true },
-  { name: 'FTF_SELECT_TAG', text: 'the selection `--tag` of `run`, for the spec files', internal: true },
-  { name: 'FTF_SELECT_CLAUSE', text: 'the selection `--clause` of `run`, for the spec files', internal: true },
-  { name: 'FTF_SELECT_SHARD', text: 'the selection `--shard` of `run`, for the spec files', internal: true },
-  { name: 'FTF_SELECT_PHASE', text: 'the selection `--phase` of `run`, for the spec files', internal: true },
-  { name: 'FTF_SELECT_ONLY', text: 'the selection `--last-failed` of `run` (the ids and files that failed last time), for the spec files', internal: true },
-  { name: 'FTF_LAUNCH_BROKER', text: "where the CLI's launch broker listens (a Unix socket): a worker asks it for its embedded reference server (src/embedded/broker.ts)", internal: true },
+  { name: 'FTF_PLAN', text: 'client conformance: the plan the client under test takes', kind: 'client' },
+  { name: 'FTF_CLIENT_ID', text: 'client conformance: the client id the client under test authenticates with', kind: 'client' },
+  { name: 'FTF_CLIENT_SECRET', text: 'client conformance: its client secret (generated per start)', kind: 'client' },
+  { name: 'FTF_ENTITY_CODE', text: 'client conformance: the entity to subscribe for', kind: 'client' },
+  { name: 'FTF_SECOND_ENTITY_CODE', text: 'client conformance: the second entity the credential is granted', kind: 'client' },
+  { name: 'FTF_FORBIDDEN_ENTITY_CODE', text: 'client conformance: an entity off the allow-list (403)', kind: 'client' },
+  { name: 'FTF_INDICATION_CODE', text: 'client conformance: the indication to subscribe in', kind: 'client' },
+  { name: 'FTF_AMOUNT', text: 'client conformance: the amount to subscribe, in absolute currency units', kind: 'client' },
+  { name: 'FTF_CURRENCY', text: 'client conformance: the currency of the amount', kind: 'client' },
+  { name: 'FTF_CHECKPOINT_NAME', text: 'client conformance: the checkpoint name to keep (if the client keeps one)', kind: 'client' },
+  { name: 'FTF_SYNC_RUNS', text: 'client conformance: how many event-sync runs to make', kind: 'client' },
+  { name: 'FTF_TIME_SCALE', text: 'client conformance: real seconds per plan second (wait N plan seconds = N x FTF_TIME_SCALE real seconds)', kind: 'client' },
+  { name: 'FTF_TOKEN_LIFETIME', text: 'client conformance: the access-token lifetime of the plan, seconds (the client still reads expires_in)', kind: 'client' },
+  { name: 'FTF_CODE_CLIENT_ID', text: 'client conformance: the Code Authorisation client id', kind: 'client' },
+  { name: 'FTF_CODE_CLIENT_SECRET', text: 'client conformance: its client secret (generated per start)', kind: 'client' },
+  { name: 'FTF_CODE_USER', text: 'client conformance: the user who consents (login_hint)', kind: 'client' },
+  { name: 'FTF_REDIRECT_URI', text: 'client conformance: the redirect URI of the code flow', kind: 'client' },
+  { name: 'FTF_REFRESH_CYCLES', text: 'client conformance: how many refresh_token cycles to make', kind: 'client' },
+  { name: 'FTF_PROD_BASE_URL', text: 'client conformance: {base_url} of the production-mode grading server', kind: 'client' },
+  { name: 'FTF_PROD_AUTH_URL', text: 'client conformance: {auth_url} of the production-mode grading server', kind: 'client' },
+  { name: 'FTF_PROD_CLIENT_SECRET', text: 'client conformance: the client secret on the production-mode server', kind: 'client' },
+  { name: 'FTF_API_KEY', text: 'client conformance: the sandbox API key the client is given (a plan with an API-key task)', kind: 'client' },
+  { name: 'FTF_TASKS_FILE', text: 'client conformance: a file with the plan\'s tasks in words', kind: 'client' },
   { name: 'FTF_ALLOW_MUTATIONS', text: 'ignored (it once stood in for `--allow-mutations`): no variable enables production writes; `run` and `certify` name it in the console when it is set' },
-  { name: 'FTF_MUTATION_GRANT', text: "`--allow-mutations` for the workers: a nonce and a grant file the CLI writes for this run only, honoured only while that CLI (an ancestor of the worker) lives; an inherited value is dropped (target/mutation-grant.ts)", internal: true },
-  { name: 'FTF_CERTIFICATION', text: '`1` in a `certify` run', internal: true },
-  { name: 'FTF_REFERENCE_FAULT', text: 'the fault a `selftest` pass injects into the embedded reference', internal: true },
-  { name: 'FTF_REFERENCE_EVENTS', text: 'synthetic events the embedded reference is seeded with', internal: true },
-  { name: 'FTF_MUTATION_PLAN', text: 'the JSON plan file of a `selftest` pass', internal: true },
-  { name: 'FTF_HARNESS_DIGEST', text: 'the checkout and the code key of the harness, computed once per run for the cache entries (user-cache.ts)', internal: true },
-  { name: 'FTF_PROFILES_CHECKED', text: 'digests of the target profiles this run already checked against the profile schema (target/validate.ts)', internal: true },
-  { name: 'FTF_SCENARIO_CACHE', text: 'the scenario catalogue the run parsed once, for its workers (scenario/suite-cache.ts)', internal: true },
+  // Set for the processes a harness process starts, never by hand (except `fault` for a hand-run `playwright test`).
+  { name: 'FTF_RUN', kind: 'internal', text: "the run's settings for the processes the CLI (or `selftest`) starts, one JSON object read and written only by src/shared/run-settings.ts: the selection, the launch broker's socket, the `--allow-mutations` grant (dropped when inherited), a `selftest` pass's plan, the code key, the profiles already checked and the parsed scenario catalogue of the run. No secret goes in it. By hand only `FTF_RUN='{\"fault\":\"NAME\"}' npx playwright test`: the embedded reference with a fault (`\"events\":N` seeds N synthetic events)" },
+  // Knobs of the repository's own scripts and benchmarks (a clone's developers; the CLI reads none of them).
+  { name: 'FTF_TEST_CONCURRENCY', kind: 'script', text: 'scripts/run-self-tests.mjs: self-test files run at once (default 2)' },
+  { name: 'FTF_LOAD_PROCS', kind: 'script', text: 'scripts/test-under-load.mjs: CPU-burning processes beside the self-tests (0-64, default 2)' },
+  { name: 'FTF_BUILD_NO_CHECK', kind: 'script', text: '`1`: scripts/build-package.mjs emits dist/ without type-checking (the packed-install self-test; `npm test` type-checks on its own)' },
+  { name: 'FTF_STRYKER_SAMPLE', kind: 'script', text: 'scripts/mutation-code.mjs: mutate about N code mutants instead of all (same as `--sample N`; docs/mutation-code.md)' },
+  { name: 'FTF_STRYKER_SEED', kind: 'script', text: 'scripts/mutation-code.mjs: the seed of that sample (same as `--seed S`)' },
+  { name: 'FTF_STRYKER_CACHE_DIR', kind: 'script', text: "scripts/stryker-test.mjs: where each Stryker test run's private FTF_CACHE_DIR is made (default the os tmpdir)" },
+  { name: 'FTF_BENCH_WALK_EVENTS', kind: 'script', text: 'bench/real-walk.ts: synthetic events of the real-path walk (default 1000000, 100000 with --quick)' },
+  { name: 'FTF_BENCH_KEEP', kind: 'script', text: '`1`: bench/real-walk.ts keeps its reports folder' },
+  { name: 'FTF_BENCH_CPU_PROF', kind: 'script', text: 'bench/per-request.ts: a folder where every process of the measured runs writes a V8 CPU profile' },
+  { name: 'FTF_BENCH_SCENARIOS', kind: 'script', text: "bench: the scenario folder of a bench child's traversal (set by bench/real-path.ts)" },
+  { name: 'FTF_BENCH_CLIENT_ID', kind: 'script', text: "bench/lib/bare-one.mjs: the client id of the bare undici baseline (default cc-alice)" },
+  { name: 'FTF_BENCH_INDICATION', kind: 'script', text: 'bench/lib/bare-one.mjs: the indication it reads (default FTF-FIX-1M)' },
 ];
 
 export function envVar(name: string): EnvVar {

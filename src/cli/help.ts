@@ -4,7 +4,7 @@
  * (`npm run docs:cli`; test/cli/help.test.ts fails when they are stale).
  */
 import type { Command } from './commands/types.js';
-import { ENV_VARS, envVar } from './env-vars.js';
+import { ENV_VARS, envVar, type EnvVar } from './env-vars.js';
 
 export interface FlagHelp {
   /** `--target`, `-- ARGS` or a positional such as `FILE`. */
@@ -155,18 +155,26 @@ export function renderMarkdown(name: string, command: Command): string {
 export const ENV_BEGIN = '<!-- BEGIN generated env (npm run docs:cli; edit src/cli/env-vars.ts) -->';
 export const ENV_END = '<!-- END generated env -->';
 
-/** The "Environment variables" table of docs/cli.md. */
+/** The "Environment variables" section of docs/cli.md: the users' table, then the variables users do not set. */
 export function renderEnvMarkdown(): string {
-  const user = ENV_VARS.filter((v) => !v.internal);
-  const internal = ENV_VARS.filter((v) => v.internal);
+  const of = (kind: EnvVar['kind']): EnvVar[] => ENV_VARS.filter((v) => v.kind === kind);
+  const list = (vars: EnvVar[]): string => vars.map((v) => `\`${v.name}\` (${v.text})`).join(', ');
   return [
     ENV_BEGIN,
     '',
     '| variable | effect |',
     '|---|---|',
-    ...user.map((v) => `| \`${v.name}\` | ${md(v.text)} |`),
+    ...of(undefined).map((v) => `| \`${v.name}\` | ${md(v.text)} |`),
     '',
-    `Set by the CLI for its Playwright child, not by hand: ${internal.map((v) => `\`${v.name}\` (${v.text})`).join(', ')}.`,
+    `Set by \`client run\` for the client under test, the contract with it (docs/client-conformance.md): ${list(of('client'))}.`,
+    '',
+    `Set by the CLI for the processes it starts, not by hand: ${list(of('internal'))}.`,
+    '',
+    "Knobs of this repository's own scripts and benchmarks (a clone's developers; the CLI reads none of them):",
+    '',
+    '| variable | effect |',
+    '|---|---|',
+    ...of('script').map((v) => `| \`${v.name}\` | ${md(v.text)} |`),
     '',
     ENV_END,
   ].join('\n');

@@ -7,10 +7,10 @@ import { FtfError } from '../shared/errors.js';
 import { reportsDir } from '../harness/report/reports-folder/paths.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
 import { startGatedRunner } from './gated-runner.js';
-import { selectionEnv, type SelectionFlags } from '../harness/scenario/selection.js';
+import { selectionSettings, type SelectionFlags } from '../harness/scenario/selection.js';
 import { InterruptedError, killGraceMs, superviseGroup } from './process-group.js';
 import { takePrestartedRunner } from './prestarted-runner.js';
-import { GRANT_ENV } from '../harness/target/mutation-grant.js';
+import { readRunSettings, runSettingsEnv, type RunSettings } from '../shared/run-settings.js';
 
 export interface PlaywrightSelection extends SelectionFlags {
   /** Extra arguments after `--`, passed through untouched. */
@@ -19,16 +19,19 @@ export interface PlaywrightSelection extends SelectionFlags {
 
 /**
  * `playwright test` plus the pass-through flags. --grep/--tag/--shard are not Playwright flags here: they
- * travel as FTF_SELECT_GREP/TAG/SHARD (playwrightEnv) and the spec files declare only what scenario/selection.ts picks,
+ * travel in the run's settings (playwrightEnv, FTF_RUN) and the spec files declare only what scenario/selection.ts picks,
  * the same function `list`/`doctor`/`coverage` show.
  */
 export function playwrightArgs(sel: PlaywrightSelection): string[] {
   return ['playwright', 'test', ...(sel.extra ?? [])];
 }
 
-/** The selection for the workers; a shard or a phase (a part of one run) also writes a blob report (for `ftf-conformance merge`). */
-export function playwrightEnv(sel: PlaywrightSelection): Record<string, string> {
-  return { ...selectionEnv(sel), ...(sel.shard || sel.phase ? { FTF_BLOB_REPORT: '1' } : {}) };
+/**
+ * The run's settings for the workers (shared/run-settings.ts: the selection and `settings`); a shard or a phase (a
+ * part of one run) also writes a blob report (for `ftf-conformance merge`).
+ */
+export function playwrightEnv(sel: PlaywrightSelection, settings: RunSettings = {}): Record<string, string> {
+  return { ...runSettingsEnv({ ...settings, selection: selectionSettings(sel) }), ...(sel.shard || sel.phase ? { FTF_BLOB_REPORT: '1' } : {}) };
 }
 
 /**
@@ -49,10 +52,10 @@ export const playwright = {
     const cli = playwrightCli();
     // The reports folder is decided here, once (paths.ts): the config reads FTF_REPORTS_DIR, and Playwright's working
     // directory (the package root) is not where an installed package writes its reports.
-    // A grant of production writes comes only from this run (`env`), never inherited (target/mutation-grant.ts).
-    const inherited = { ...process.env };
-    delete inherited[GRANT_ENV];
-    const runEnv = { ...inherited, FTF_REPORTS_DIR: reportsDir(), ...env };
+    // The run's settings (FTF_RUN) are this process's own (its caches) under this run's (`env`). A grant of production
+    // writes comes only from this run, never inherited (target/mutation-grant.ts).
+    const { grant: _inherited, ...inherited } = readRunSettings(process.env);
+    const runEnv = { ...process.env, FTF_REPORTS_DIR: reportsDir(), ...env, ...runSettingsEnv({ ...inherited, ...readRunSettings(env) }) };
     const early = takePrestartedRunner(cli, args.slice(1), REPO_ROOT, runEnv);
     const r = await superviseGroup(early ?? startGatedRunner(cli, args.slice(1), { cwd: REPO_ROOT, env: runEnv }), killGraceMs(runEnv));
     if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'Playwright and its workers were');

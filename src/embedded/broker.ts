@@ -23,9 +23,6 @@ import type { TargetUrls } from '../harness/target/resolve.js';
 import { readProfile } from '../harness/target/profile.js';
 import { launchEmbedded, startTimeoutError, type EmbeddedLaunch } from './launch.js';
 
-/** The variable that tells a worker where the broker listens. */
-export const BROKER_ENV = 'FTF_LAUNCH_BROKER';
-
 /** What a worker asks for: the options of its project (playwright.config.ts metadata) and of its environment. */
 export interface LaunchRequest {
   /** Absolute path of the profile. */
@@ -49,8 +46,8 @@ const keyOf = (r: LaunchRequest): string =>
   JSON.stringify([resolve(r.profile), r.mode ?? null, r.fault ?? null, [...(r.variants ?? [])].sort(), r.events]);
 
 export interface LaunchBroker {
-  /** For the Playwright child: FTF_LAUNCH_BROKER. */
-  env: Record<string, string>;
+  /** The socket, for the Playwright child's run settings (shared/run-settings.ts `broker`). */
+  path: string;
   /** Every secret of every server launched so far (the run's leak scan searches for them too). */
   secrets(): string[];
   /** Closes the socket and every server launched, handed out or not. */
@@ -127,7 +124,7 @@ export async function startLaunchBroker(plan: readonly LaunchRequest[]): Promise
     ready.set(key, [...(ready.get(key) ?? []), launch(r)]);
   }
   return {
-    env: { [BROKER_ENV]: path },
+    path,
     secrets: () => [...secrets],
     async close() {
       closing = true;

@@ -11,10 +11,9 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from './repo-root.js';
+import { readRunSettings, updateRunSettings } from '../shared/run-settings.js';
 
 export const CACHE_DIR_ENV = 'FTF_CACHE_DIR';
-/** `<code key>:<checkout root>`: the key computed once per run, inherited by the processes a run starts. */
-export const CODE_KEY_ENV = 'FTF_HARNESS_DIGEST';
 
 /** The cache folder, or undefined when it is `off`, cannot be created, or is not this user's private folder. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -35,8 +34,8 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | undefin
 let code: string | undefined;
 /**
  * sha256 over every file under src/ and schemas/ of this checkout or package (path and bytes) and the V8 version.
- * Computed once per run: the first process hands it to the processes it starts (CODE_KEY_ENV, with the checkout
- * root, so another checkout started from this one computes its own).
+ * Computed once per run: the first process hands it to the processes it starts (the run setting `codeKey`, FTF_RUN,
+ * with the checkout root, so another checkout started from this one computes its own).
  */
 export function codeKey(env: NodeJS.ProcessEnv = process.env): string {
   if (code !== undefined) return code;
@@ -61,7 +60,7 @@ export function codeKey(env: NodeJS.ProcessEnv = process.env): string {
     }
   }
   code = hash.digest('hex');
-  env[CODE_KEY_ENV] = `${code}:${REPO_ROOT}`;
+  updateRunSettings(env, { codeKey: `${code}:${REPO_ROOT}` });
   return code;
 }
 
@@ -73,9 +72,9 @@ export function knownCodeKey(env: NodeJS.ProcessEnv = process.env): string | und
   return code ?? (handedCodeKey(env) !== undefined ? codeKey(env) : undefined);
 }
 
-/** The key the parent handed over (CODE_KEY_ENV), when it was computed for this checkout. */
+/** The key the parent handed over (run setting `codeKey`), when it was computed for this checkout. */
 function handedCodeKey(env: NodeJS.ProcessEnv): string | undefined {
-  const handed = /^([0-9a-f]{64}):(.*)$/s.exec(env[CODE_KEY_ENV] ?? '');
+  const handed = /^([0-9a-f]{64}):(.*)$/s.exec(readRunSettings(env).codeKey ?? '');
   return handed?.[1] !== undefined && handed[2] === REPO_ROOT ? handed[1] : undefined;
 }
 

@@ -1,17 +1,17 @@
 /**
  * The mutation plan: which Playwright projects to run (the clean reference and one per fault) and which tests
- * each runs. The runner writes it to a JSON file and names it in FTF_MUTATION_PLAN; playwright.mutation.config.ts
+ * each runs. The runner writes it to a JSON file and names it in the run setting `plan` (FTF_RUN); playwright.mutation.config.ts
  * turns it into projects whose `metadata.fault` the worker fixture passes to startReferenceServer.
  */
 import { readFileSync } from 'node:fs';
 import { FAULTS } from '../reference/faults.js';
+import { readRunSettings } from '../shared/run-settings.js';
 
 export const CLEAN_PROJECT = 'clean';
 /** The clean reference in production mode: production faults die there, so it must pass there too. */
 export const CLEAN_PRODUCTION_PROJECT = 'clean-production';
 /** The profile of a production-mode reference (repository-relative, read by specs/fixtures.ts). */
 export const PRODUCTION_PROFILE = 'fixtures/targets/reference-production.yaml';
-export const PLAN_ENV = 'FTF_MUTATION_PLAN';
 
 export interface PlanProject {
   /** `clean` or the fault's name. */
@@ -53,7 +53,7 @@ export function defaultPlan(): MutationPlan {
 }
 
 export function readPlan(env: NodeJS.ProcessEnv = process.env): MutationPlan {
-  const file = env[PLAN_ENV]?.trim();
+  const file = readRunSettings(env).plan?.trim();
   return file ? (JSON.parse(readFileSync(file, 'utf8')) as MutationPlan) : defaultPlan();
 }
 

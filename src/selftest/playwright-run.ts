@@ -1,8 +1,8 @@
 /**
  * Runs Playwright as a child process (its own CLI, no npx) and returns its parsed JSON report. Listing uses
- * the base config; mutation runs use playwright.mutation.config.ts with a plan file. The child never sees
- * FTF_TARGET or FTF_REFERENCE_FAULT from our environment: the matrix always runs the embedded reference and
- * the fault comes from each project's metadata.
+ * the base config; mutation runs use playwright.mutation.config.ts with a plan file (the run setting `plan`,
+ * shared/run-settings.ts). The child never sees FTF_TARGET, nor a fault or a mutation grant from our run settings:
+ * the matrix always runs the embedded reference and the fault comes from each project's metadata.
  */
 import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { FtfError } from '../shared/errors.js';
 import { InterruptedError, killGraceMs, superviseGroup } from '../cli/process-group.js';
 import { startGatedRunner } from '../cli/gated-runner.js';
-import { PLAN_ENV, type MutationPlan } from './plan.js';
+import { readRunSettings, runSettingsEnv, type RunSettings } from '../shared/run-settings.js';
+import type { MutationPlan } from './plan.js';
 import type { PwJsonReport } from './pw-report.js';
 
 const require = createRequire(import.meta.url);
@@ -18,10 +19,10 @@ const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 
 export const MUTATION_CONFIG = 'playwright.mutation.config.ts';
 
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+function childEnv(extra: Record<string, string>, settings: RunSettings = {}): NodeJS.ProcessEnv {
+  const { fault: _fault, grant: _grant, ...inherited } = readRunSettings(process.env);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra, ...runSettingsEnv({ ...inherited, ...settings }) };
   delete env.FTF_TARGET;
-  delete env.FTF_REFERENCE_FAULT;
   return env;
 }
 
@@ -65,8 +66,10 @@ export interface RunPlanOptions {
   label: string;
   /** Playwright's console output is appended here (failure details of every project). */
   logFile: string;
-  /** More environment for Playwright and its workers (e.g. the selection, scenario/selection.ts selectionEnv). */
+  /** More environment for Playwright and its workers. */
   env?: Record<string, string>;
+  /** Run settings for them (e.g. the selection, scenario/selection.ts selectionSettings). */
+  settings?: RunSettings;
 }
 
 /** Runs the plan's projects in ONE Playwright invocation (workers shared across projects). */
@@ -77,7 +80,7 @@ export async function runPlan(plan: Omit<MutationPlan, 'reportFile' | 'outputDir
   mkdirSync(o.workDir, { recursive: true });
   const planFile = join(o.workDir, `${o.label}-plan.json`);
   writeFileSync(planFile, JSON.stringify({ ...plan, reportFile, outputDir } satisfies MutationPlan, null, 2));
-  await run(['test', '-c', MUTATION_CONFIG, `--workers=${o.workers}`], childEnv({ ...(o.env ?? {}), [PLAN_ENV]: planFile }), o.cwd, o.logFile);
+  await run(['test', '-c', MUTATION_CONFIG, `--workers=${o.workers}`], childEnv(o.env ?? {}, { ...o.settings, plan: planFile }), o.cwd, o.logFile);
   const report = readReport(reportFile, `the ${o.label} pass`);
   // Kept next to the log for whoever investigates a verdict (the work dir is removed).
   copyFileSync(reportFile, join(dirname(o.logFile), `mutation-${o.label}.json`));

@@ -5,7 +5,7 @@
  * no more skipped (or not-applicable) scenarios than the clean reference: the harness must be right on every
  * correct implementation. Outcomes come from the outcome records (src/harness/report/records/outcome.ts).
  * `grep` narrows every run (clean included) to the selection of `run --grep` (scenario/selection.ts, handed to
- * the workers as FTF_SELECT_GREP), e.g. `@model` for the model property on every variant.
+ * the workers in the run settings, FTF_RUN), e.g. `@model` for the model property on every variant.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { PERSONAS, VARIANTS, knownVariantNames } from '../reference/variants.js'
 import { FtfError } from '../shared/errors.js';
 import { REFERENCE_PROFILE } from '../harness/target/load.js';
 import { harnessName } from '../harness/report/outputs/harness-identity.js';
-import { loadSelection, selectionEnv } from '../harness/scenario/selection.js';
+import { loadSelection, selectionSettings } from '../harness/scenario/selection.js';
 import type { PlanProject } from './plan.js';
 import { runPlan } from './playwright-run.js';
 import { globalErrors, testsOf, type PwJsonReport, type TestRecord } from './pw-report.js';
@@ -167,7 +167,7 @@ export async function runVariantMatrix(options: VariantMatrixOptions = {}): Prom
     }
     // Profiles first: a variant needing an undocumented option fails here, before anything runs.
     const profiles = new Map(names.map((name) => [name, writeVariantProfile(workDir, name, [name]).file]));
-    const env = options.grep === undefined ? {} : { env: selectionEnv(selection) };
+    const env = options.grep === undefined ? {} : { settings: { selection: selectionSettings(selection) } };
     // Targeting (variant-targets.ts; docs/variants.md): the clean run records each test's variant questions.
     // Runs whose variants are asked about while the reference is built take the whole suite: they run next
     // to the clean run; every other run takes the tests whose clean questions name it, in a second pass.

@@ -136,25 +136,33 @@ describe('docs/cli.md and the environment table', () => {
     for (const name of names) assert.match(doc, new RegExp(`\\n## ${name}\\n\\n<!-- BEGIN generated help: ${name} `), `docs/cli.md: ## ${name} with its generated block`);
   });
 
-  test('every FTF_* variable the code reads is described (src/cli/env-vars.ts), and nothing else', () => {
-    // Names that are not variables the harness reads: redaction labels and the variable names a profile chooses.
-    const NOT_READ = new Set(['FTF_SECRET', 'FTF_ACCESS_TOKEN', 'FTF_AUTH_CODE', 'FTF_CODE_VERIFIER', 'FTF_API_KEY',
-      'FTF_PRIMARY_CLIENT_SECRET', 'FTF_SECOND_CLIENT_SECRET', 'FTF_READONLY_CLIENT_SECRET', 'FTF_FC_']);
-    const files = [join(REPO_ROOT, 'playwright.config.ts'), join(REPO_ROOT, 'playwright.mutation.config.ts'), ...['specs', 'src'].flatMap((d) => tsFiles(join(REPO_ROOT, d)))];
+  test('every FTF_* name the code reads is documented (src/cli/env-vars.ts, or a profile name in docs/target-profiles.md); nothing else is described', () => {
+    // Not variables: the labels redaction names a secret by (http/redactor.ts, auth/consent.ts), and a prefix.
+    const NOT_VARIABLES = new Set(['FTF_SECRET', 'FTF_SECRET_', 'FTF_ACCESS_TOKEN', 'FTF_AUTH_CODE', 'FTF_CODE_VERIFIER', 'FTF_FC_']);
+    // The `*_env` names the shipped profiles choose: documented with the profiles, not as the harness's variables.
+    const PROFILE_NAMES = new Set(['FTF_PRIMARY_CLIENT_SECRET', 'FTF_SECOND_CLIENT_SECRET', 'FTF_READONLY_CLIENT_SECRET']);
+    const profilesDoc = readFileSync(join(REPO_ROOT, 'docs/target-profiles.md'), 'utf8');
+    for (const name of PROFILE_NAMES) assert.match(profilesDoc, new RegExp(`\`${name}\``), `docs/target-profiles.md names the profile variable ${name}`);
+    // What reads variables: the harness, its configs, its bin, its scripts and its benchmarks.
+    const files = [join(REPO_ROOT, 'playwright.config.ts'), join(REPO_ROOT, 'playwright.mutation.config.ts'), ...['specs', 'src', 'bin', 'scripts', 'bench'].flatMap((d) => codeFiles(join(REPO_ROOT, d)))];
     const used = new Set<string>();
     for (const f of files) {
       if (f.endsWith('env-vars.ts')) continue;
-      for (const m of readFileSync(f, 'utf8').matchAll(/\bFTF_(?!E_)[A-Z][A-Z0-9_]*/g)) if (!NOT_READ.has(m[0])) used.add(m[0]);
+      for (const m of readFileSync(f, 'utf8').matchAll(/\bFTF_(?!E_)[A-Z][A-Z0-9_]*/g)) if (!NOT_VARIABLES.has(m[0]) && !PROFILE_NAMES.has(m[0])) used.add(m[0]);
     }
+    assert.ok(used.has('FTF_TARGET') && used.has('FTF_LOAD_PROCS') && used.has('FTF_BENCH_KEEP'), 'the scan sees src/, scripts/ and bench/');
     const described = new Set(ENV_VARS.map((v) => v.name));
-    for (const name of used) assert.ok(described.has(name), `${name} is read but src/cli/env-vars.ts does not describe it`);
+    for (const name of used) assert.ok(described.has(name), `${name} is read but documented nowhere: describe it in src/cli/env-vars.ts (a user variable, or kind client/script/internal) and run \`npm run docs:cli\``);
     for (const name of described) assert.ok(used.has(name), `${name} is described but nothing reads it`);
     for (const name of names) for (const v of commands[name]!.help.env) assert.ok(described.has(v), `${name} lists unknown variable ${v}`);
+    // The users' table holds user variables alone; the process-to-process settings are one variable (shared/run-settings.ts).
+    assert.deepEqual(ENV_VARS.filter((v) => v.kind === 'internal').map((v) => v.name), ['FTF_RUN']);
   });
 });
 
-function tsFiles(d: string): string[] {
-  return readdirSync(d, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(d, f));
+/** Source files that may read a variable (TypeScript, JavaScript modules, shell scripts). */
+function codeFiles(d: string): string[] {
+  return readdirSync(d, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|mjs|js|sh)$/.test(f) && !f.includes('node_modules')).map((f) => join(d, f));
 }
 
 describe('usage errors: exit 2 before any server or Playwright starts', () => {

@@ -16,6 +16,7 @@ import { playwrightCli } from '../../src/cli/playwright.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { workerNodeOptions } from '../../src/harness/worker-heap.js';
 import { alive, commandOf, envOf, processes, until } from './procs.js';
+import { readRunSettings } from '../../src/shared/run-settings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-cli-prestart-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,8 +52,8 @@ describe('the hand-over', () => {
   test('taken when it runs the same command in the same folder and only FTF_* variables differ; taken once', () => {
     const runner = fakeRunner();
     adoptPrestartedRunner(runner);
-    assert.equal(takePrestartedRunner('/pw/cli.js', ['test'], '/repo', { PATH: '/bin', FTF_SELECT_GREP: 'x' }), runner.child);
-    assert.deepEqual(runner.told, ['go {"FTF_SELECT_GREP":"x"}']);
+    assert.equal(takePrestartedRunner('/pw/cli.js', ['test'], '/repo', { PATH: '/bin', FTF_RUN: '{}' }), runner.child);
+    assert.deepEqual(runner.told, ['go {"FTF_RUN":"{}"}']);
     assert.equal(takePrestartedRunner('/pw/cli.js', ['test'], '/repo', { PATH: '/bin' }), undefined, 'a second run starts its own');
   });
 
@@ -114,9 +115,9 @@ describe('through the bin', () => {
     const r = await runBin(['run', '--no-report', '--grep', grep], env, () => {
       for (const runner of earlyRunners(marker)) {
         for (const worker of processes().filter((p) => p.ppid === runner)) {
-          const selected = envOf(worker.pid, 'FTF_SELECT_GREP');
-          if (selected !== undefined) seen.add(selected);
-          if (envOf(worker.pid, 'FTF_LAUNCH_BROKER')) brokered = true;
+          const settings = readRunSettings({ FTF_RUN: envOf(worker.pid, 'FTF_RUN') });
+          if (settings.selection?.grep !== undefined) seen.add(settings.selection.grep);
+          if (settings.broker) brokered = true;
           const options = envOf(worker.pid, 'NODE_OPTIONS');
           if (options !== undefined) workerOptions.add(options);
         }

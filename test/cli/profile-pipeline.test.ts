@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { embeddedLaunchCount } from '../../src/embedded/launch.js';
 import { cli, fakePlaywright, FIXTURES, scratch, writeProfile } from './helpers.js';
+import { readRunSettings } from '../../src/shared/run-settings.js';
 
 const dir = scratch('ftf-cli-profile-');
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,7 +39,7 @@ test('run on the embedded reference profile: checking launches nothing; the only
   const r = await cli('run', '--no-report', '--workers', '2');
   assert.ok([0, 1].includes(r.code), r.err);
   assert.equal(fake.calls.length, 1);
-  assert.ok(fake.calls[0]!.env.FTF_LAUNCH_BROKER, 'the workers are told where the broker listens (src/embedded/broker.ts)');
+  assert.ok(readRunSettings(fake.calls[0]!.env).broker, 'the workers are told where the broker listens (src/embedded/broker.ts)');
   assert.equal(fake.calls[0]!.env.FTF_TARGET, undefined);
   assert.equal(fake.calls[0]!.env.FTF_PRIMARY_CLIENT_SECRET, undefined, 'no secret is handed to Playwright: a worker gets its server\'s from the broker');
   // The plan: one server per sandbox worker and one for the production worker, launched while Playwright loads.

@@ -5,6 +5,7 @@ import { after, test } from 'node:test';
 import type { JSONReport, JSONReportSuite } from '@playwright/test/reporter';
 import { playwrightArgs, playwrightEnv } from '../../src/cli/playwright.js';
 import { cli, closedPort, fakePlaywright, FIXTURES, scratch, writeProfile } from './helpers.js';
+import { readRunSettings } from '../../src/shared/run-settings.js';
 
 const dir = scratch('ftf-cli-run-');
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,11 +25,9 @@ test('run: conformant run exits 0 and writes verdicts + Allure environment/categ
   assert.match(r.out, /verdict: CONFORMANT/);
   assert.match(r.out, /^SKIP {3}1 × needs production: the target profile does not declare it$/m);
   const call = fake.calls[0]!;
-  // The selection reaches the spec files as FTF_SELECT_* (scenario/selection.ts), not as Playwright flags.
+  // The selection reaches the spec files in the run settings (FTF_RUN, scenario/selection.ts), not as Playwright flags.
   assert.deepEqual(call.args, ['playwright', 'test']);
-  assert.equal(call.env.FTF_SELECT_GREP, 'health');
-  assert.equal(call.env.FTF_SELECT_TAG, 'smoke');
-  assert.equal(call.env.FTF_SELECT_SHARD, '');
+  assert.deepEqual(readRunSettings(call.env).selection, { grep: 'health', tag: 'smoke' });
   assert.equal(call.env.FTF_BLOB_REPORT, undefined, 'an unsharded run writes no blob');
   assert.equal(call.env.FTF_TARGET, undefined, 'the reference profile is left to the per-worker fixtures');
   const verdicts = JSON.parse(readFileSync(join(reports, 'verdicts.json'), 'utf8')) as { overall: string; totals: { passed: number } };
@@ -129,10 +128,10 @@ test('run: usage errors exit 2; Playwright dying without a report exits 3', asyn
   assert.match(r.err, /without writing/);
 });
 
-test('playwright arguments and environment: the selection as FTF_SELECT_*, a shard with a blob, pass-through untouched', () => {
+test('playwright arguments and environment: the selection in FTF_RUN, a shard with a blob, pass-through untouched', () => {
   assert.deepEqual(playwrightArgs({ tag: '@auth', shard: '2/4', extra: ['--workers=1'] }), ['playwright', 'test', '--workers=1']);
   assert.deepEqual(playwrightArgs({}), ['playwright', 'test']);
-  assert.deepEqual(playwrightEnv({ tag: '@auth', shard: '2/4' }), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '@auth', FTF_SELECT_CLAUSE: '', FTF_SELECT_SHARD: '2/4', FTF_SELECT_PHASE: '', FTF_SELECT_ONLY: '', FTF_BLOB_REPORT: '1' });
-  assert.deepEqual(playwrightEnv({ phase: 'exclusive' }), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '', FTF_SELECT_CLAUSE: '', FTF_SELECT_SHARD: '', FTF_SELECT_PHASE: 'exclusive', FTF_SELECT_ONLY: '', FTF_BLOB_REPORT: '1' });
-  assert.deepEqual(playwrightEnv({}), { FTF_SELECT_GREP: '', FTF_SELECT_TAG: '', FTF_SELECT_CLAUSE: '', FTF_SELECT_SHARD: '', FTF_SELECT_PHASE: '', FTF_SELECT_ONLY: '' });
+  assert.deepEqual(playwrightEnv({ tag: '@auth', shard: '2/4' }), { FTF_RUN: JSON.stringify({ selection: { tag: '@auth', shard: '2/4' } }), FTF_BLOB_REPORT: '1' });
+  assert.deepEqual(playwrightEnv({ phase: 'exclusive' }), { FTF_RUN: JSON.stringify({ selection: { phase: 'exclusive' } }), FTF_BLOB_REPORT: '1' });
+  assert.deepEqual(playwrightEnv({}), { FTF_RUN: JSON.stringify({ selection: {} }) }, 'an empty selection still replaces an inherited one');
 });

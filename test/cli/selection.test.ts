@@ -1,7 +1,7 @@
 /**
  * One selection (src/harness/scenario/selection.ts) for every command: the same --grep/--tag/--shard give the
  * same scenarios, property tests and broken files in `list`, `coverage`, `doctor` and `run` (whose spec files
- * declare what the FTF_SELECT_* it hands them select); shards partition the selection; and a selected broken
+ * declare what the selection it hands them in FTF_RUN selects); shards partition the selection; and a selected broken
  * file is errored in the verdict with its file:line:col (a real Playwright run, no target needed).
  */
 import assert from 'node:assert/strict';

@@ -35,7 +35,7 @@ test('the phases partition the selection; shards of a phase partition the phase'
   assert.ok(ids({ phase: 'exclusive' }).includes('token.expiry'));
   assert.equal(ids({ phase: 'shared' }).includes('token.expiry'), false);
   assert.deepEqual(selectionFromEnv(selectionEnv({ phase: 'exclusive', shard: '1/2' })), { phase: 'exclusive', shard: '1/2' });
-  assert.deepEqual(selectionFromEnv({ FTF_SELECT_PHASE: 'bogus' }), {});
+  assert.deepEqual(selectionFromEnv({ FTF_RUN: JSON.stringify({ selection: { phase: 'bogus' } }) }), {});
 });
 
 test('run --shard of an external target: refused with the reason unless the shared phase is sharded', async () => {

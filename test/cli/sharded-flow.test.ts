@@ -37,7 +37,7 @@ interface Cli {
 function cli(reports: string, ...args: string[]): Promise<Cli> {
   return new Promise((resolvePromise, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, FTF_REPORTS_DIR: reports, FTF_WORKERS: '1', CI: '1' };
-    for (const k of ['FTF_TARGET', 'FTF_BLOB_REPORT', 'FTF_SELECT_GREP', 'FTF_SELECT_TAG', 'FTF_SELECT_SHARD', 'FTF_SPECS_DIR']) delete env[k];
+    for (const k of ['FTF_TARGET', 'FTF_BLOB_REPORT', 'FTF_RUN', 'FTF_SPECS_DIR']) delete env[k];
     const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ftf-conformance.mjs'), ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));

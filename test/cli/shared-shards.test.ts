@@ -55,7 +55,7 @@ async function cli(reports: string, ...args: string[]): Promise<Cli> {
     FTF_REPORTS_DIR: reports, FTF_WORKERS: '2', CI: '1', FTF_TARGET: profileFile,
     FTF_PRIMARY_CLIENT_SECRET: clients['cc-alice'], FTF_SECOND_CLIENT_SECRET: clients['cc-bob'], FTF_READONLY_CLIENT_SECRET: clients['cc-carol-readonly'],
     FTF_CODE_CLIENT_SECRET: clients['code-app'], FTF_API_KEY: apiKeys['alice@ftf.test'],
-    ...Object.fromEntries(['FTF_BLOB_REPORT', 'FTF_SELECT_GREP', 'FTF_SELECT_TAG', 'FTF_SELECT_SHARD', 'FTF_SELECT_PHASE', 'FTF_SELECT_ONLY', 'FTF_SPECS_DIR', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'NODE_OPTIONS'].map((k) => [k, undefined])),
+    ...Object.fromEntries(['FTF_BLOB_REPORT', 'FTF_RUN', 'FTF_SPECS_DIR', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'NODE_OPTIONS'].map((k) => [k, undefined])),
   }, RUN_MS);
   return { code: r.code, out: `${r.stdout}${r.stderr}` };
 }

@@ -24,6 +24,7 @@ import { exclusiveReasons } from '../../src/harness/scenario/isolation.js';
 import { runCatalogue } from '../../src/selftest/catalogue-run.js';
 import { loadSelection } from '../../src/harness/scenario/selection.js';
 import { scratch } from './helpers.js';
+import { RUN_ENV, runSettingsEnv } from '../../src/shared/run-settings.js';
 
 /** What the second run on the same server runs: the families whose outcome can depend on an earlier run's data or clock. */
 const SECOND_PASS = '^(amounts|checkpoints|events|idempotency|lifecycle|paging|webhooks)\\.';
@@ -70,7 +71,7 @@ test('the catalogue against ONE external server, 2 workers, then the state-depen
   for (const pass of [1, 2]) {
     const run = await runCatalogue({
       dir: join(dir, `shared-${pass}`), workers: 2, timeoutMs: RUN_BOUND_MS,
-      env: { ...env(join(REPO_ROOT, 'fixtures/targets/reference.yaml')), FTF_SELECT_GREP: pass === 2 ? SECOND_PASS : undefined }, args: ['specs/conformance.spec.ts'],
+      env: { ...env(join(REPO_ROOT, 'fixtures/targets/reference.yaml')), [RUN_ENV]: pass === 2 ? runSettingsEnv({ selection: { grep: SECOND_PASS } })[RUN_ENV] : undefined }, args: ['specs/conformance.spec.ts'],
     });
     assert.equal(run.killed, false, `pass ${pass} ended within ${RUN_BOUND_MS} ms`);
     const all = outcomes(run.reportsDir);

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BROKER_ENV, requestServer, startLaunchBroker, type LaunchRequest } from '../../src/embedded/broker.js';
+import { requestServer, startLaunchBroker, type LaunchRequest } from '../../src/embedded/broker.js';
 import { embeddedLaunchCount, targetOfBinding } from '../../src/embedded/launch.js';
 import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE } from '../../src/harness/target/load.js';
 import { readProfile } from '../../src/harness/target/profile.js';
@@ -33,7 +33,7 @@ describe('launch broker', () => {
 
   it('hands each request a server of its own, planned or on demand, and closes them all', { timeout: BOUND_MS }, async () => {
     const broker = (await startLaunchBroker([sandbox]))!;
-    const path = broker.env[BROKER_ENV]!;
+    const path = broker.path;
     const first = await requestServer(path, sandbox, BOUND_MS);
     const second = await requestServer(path, sandbox, BOUND_MS);
     const production = await requestServer(path, { profile: REFERENCE_PRODUCTION_PROFILE, mode: 'production', events: 0 }, BOUND_MS);
@@ -54,7 +54,7 @@ describe('launch broker', () => {
   it('a launch that fails reaches the worker as its error', { timeout: BOUND_MS }, async () => {
     const broker = (await startLaunchBroker([]))!;
     try {
-      await assert.rejects(requestServer(broker.env[BROKER_ENV]!, { ...sandbox, fault: 'no-such-fault' }, BOUND_MS), (e: unknown) => e instanceof FtfError && /no-such-fault/.test(e.message));
+      await assert.rejects(requestServer(broker.path, { ...sandbox, fault: 'no-such-fault' }, BOUND_MS), (e: unknown) => e instanceof FtfError && /no-such-fault/.test(e.message));
     } finally {
       await broker.close();
     }

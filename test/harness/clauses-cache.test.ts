@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { after, test } from 'node:test';
 import { loadClauseCatalogue, specDir } from '../../src/harness/spec/clauses.js';
-import { CACHE_DIR_ENV, CODE_KEY_ENV } from '../../src/harness/user-cache.js';
+import { CACHE_DIR_ENV } from '../../src/harness/user-cache.js';
+import { RUN_ENV, updateRunSettings } from '../../src/shared/run-settings.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-clauses-cache-'));
@@ -19,9 +20,9 @@ const spec = join(dir, 'spec');
 const cache = join(dir, 'cache');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const saved = { cache: process.env[CACHE_DIR_ENV], code: process.env[CODE_KEY_ENV] };
+const saved = { cache: process.env[CACHE_DIR_ENV], run: process.env[RUN_ENV] };
 after(() => {
-  for (const [name, value] of [[CACHE_DIR_ENV, saved.cache], [CODE_KEY_ENV, saved.code]] as const) {
+  for (const [name, value] of [[CACHE_DIR_ENV, saved.cache], [RUN_ENV, saved.run]] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -38,7 +39,7 @@ test('kept after the first parse, read by the next load, parsed again when claus
   copyFileSync(join(real, 'clauses.yaml'), join(spec, 'clauses.yaml'));
   copyFileSync(join(real, 'ftf-interface-spec.md'), join(spec, 'ftf-interface-spec.md'));
   process.env[CACHE_DIR_ENV] = cache;
-  process.env[CODE_KEY_ENV] = `${'a'.repeat(64)}:${REPO_ROOT}`;
+  updateRunSettings(process.env, { codeKey: `${'a'.repeat(64)}:${REPO_ROOT}` });
 
   const parsed = loadClauseCatalogue(spec);
   assert.ok(parsed.clauses.length > 10);
@@ -64,7 +65,7 @@ test('kept after the first parse, read by the next load, parsed again when claus
 test('a process that does not know the code key neither reads nor writes a kept entry', () => {
   const fresh = join(dir, 'fresh-cache');
   const env: NodeJS.ProcessEnv = { ...process.env, [CACHE_DIR_ENV]: fresh };
-  delete env[CODE_KEY_ENV];
+  delete env[RUN_ENV];
   // A child process: this one knows a key since the test above.
   const script = `const { loadClauseCatalogue } = await import(${JSON.stringify(join(REPO_ROOT, 'src/harness/spec/clauses.ts'))}); console.log(loadClauseCatalogue(${JSON.stringify(spec)}).clauses.length);`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, env, encoding: 'utf8' });

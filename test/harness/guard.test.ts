@@ -28,6 +28,7 @@ import { FtfError } from '../../src/shared/errors.js';
 import { flattenTests, runCatalogue } from '../../src/selftest/catalogue-run.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { startLoopbackProxy } from '../hostile/proxy.js';
+import { RUN_ENV, runSettingsEnv } from '../../src/shared/run-settings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-guard-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,16 +62,16 @@ describe('production guard: decisions', () => {
   it('the CLI opt-in is a grant this process tree issued; no variable value enables writes', () => {
     assert.equal(cliAllowsMutations({ FTF_ALLOW_MUTATIONS: '1' }), false, 'the retired variable grants nothing');
     assert.equal(cliAllowsMutations({}), false);
-    assert.equal(cliAllowsMutations({ FTF_MUTATION_GRANT: 'abc@/nonexistent/grant.json' }), false, 'a grant file that is not there');
+    assert.equal(cliAllowsMutations(runSettingsEnv({ grant: 'abc@/nonexistent/grant.json' })), false, 'a grant file that is not there');
     const grant = issueMutationGrant();
     try {
-      assert.equal(cliAllowsMutations(grant.env), true, 'issued by this process (an ancestor of itself)');
-      const [nonce, file] = (grant.env.FTF_MUTATION_GRANT ?? '').split('@');
-      assert.equal(cliAllowsMutations({ FTF_MUTATION_GRANT: `${nonce}x@${file}` }), false, 'another nonce');
+      assert.equal(cliAllowsMutations(runSettingsEnv({ grant: grant.value })), true, 'issued by this process (an ancestor of itself)');
+      const [nonce, file] = grant.value.split('@');
+      assert.equal(cliAllowsMutations(runSettingsEnv({ grant: `${nonce}x@${file}` })), false, 'another nonce');
     } finally {
       grant.revoke();
     }
-    assert.equal(cliAllowsMutations(grant.env), false, 'revoked at the end of the run');
+    assert.equal(cliAllowsMutations(runSettingsEnv({ grant: grant.value })), false, 'revoked at the end of the run');
   });
 
   it('API writes are the write methods under base_url, not the token endpoint or a look-alike prefix', () => {
@@ -169,7 +170,7 @@ timeouts: { request_ms: 5000, scenario_ms: 30000, poll_deadline_ms: 5000 }
         env: {
           FTF_TARGET: file,
           // Standing in for the CLI's --allow-mutations: this test process issues the grant (mutation-grant.ts).
-          ...(allow ? grant.env : { FTF_MUTATION_GRANT: undefined }),
+          ...(allow ? runSettingsEnv({ grant: grant.value }) : { [RUN_ENV]: undefined }),
           GUARD_PRIMARY: server.secrets.clients['cc-alice'],
           GUARD_SECOND: server.secrets.clients['cc-bob'],
           GUARD_READONLY: server.secrets.clients['cc-carol-readonly'],

@@ -1,6 +1,6 @@
 /**
  * Issue 15 item 3: the scenario catalogue is parsed once per run, and kept between runs. The process that parses
- * it writes it to the file FTF_SCENARIO_CACHE names (in the cache folder FTF_CACHE_DIR); a child process (a
+ * it writes it to the file the run setting `scenarioCache` (FTF_RUN) names (in the cache folder FTF_CACHE_DIR); a child process (a
  * Playwright worker) reads that file instead of parsing, and so does the next run, as long as no scenario,
  * step-group or clause file changed; broken files keep their typed errors (file:line:col).
  */
@@ -13,7 +13,8 @@ import { deserialize, serialize } from 'node:v8';
 import { after, test } from 'node:test';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { describeProblem, loadScenarioSuite } from '../../src/harness/scenario/load.js';
-import { loadScenarioSuiteOnce, SCENARIO_CACHE_ENV } from '../../src/harness/scenario/suite-cache.js';
+import { loadScenarioSuiteOnce } from '../../src/harness/scenario/suite-cache.js';
+import { readRunSettings, runSettingsEnv, updateRunSettings } from '../../src/shared/run-settings.js';
 import { CACHE_DIR_ENV, cacheDir } from '../../src/harness/user-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-suite-cache-'));
@@ -28,15 +29,14 @@ const good = join(specs, 'amounts', 'good.yaml');
 writeFileSync(good, 'id: amounts.good\ntitle: reads the indication\ncovers: [EP-INDICATION-GET]\nsteps:\n  - use: read-indication\n    with: { code: FTF-FIX-1M }\n  - expect: { status: 200 }\n');
 writeFileSync(join(specs, 'amounts', 'broken.yaml'), 'id: amounts.broken\ntitle: broken\ncovers: [NO-SUCH-CLAUSE]\nsteps:\n  - expect: { status: 200 }\n');
 
-/** The suite as a child process (a worker) loads it with the given FTF_SCENARIO_CACHE: titles and problems. */
+/** The suite as a child process (a worker) loads it with the given run setting `scenarioCache`: titles and problems. */
 function inChild(cacheFile: string | undefined, cacheFolder = 'off'): { titles: string[]; problems: string[] } {
   const code = `import { loadScenarioSuiteOnce } from ${JSON.stringify(join(REPO_ROOT, 'src/harness/scenario/suite-cache.ts'))};
 import { describeProblem } from ${JSON.stringify(join(REPO_ROOT, 'src/harness/scenario/load.ts'))};
 const s = loadScenarioSuiteOnce(${JSON.stringify(specs)});
 console.log(JSON.stringify({ titles: s.scenarios.map((x) => x.title), problems: s.problems.map(describeProblem) }));`;
   const env: NodeJS.ProcessEnv = { ...process.env, [CACHE_DIR_ENV]: cacheFolder };
-  if (cacheFile) env[SCENARIO_CACHE_ENV] = cacheFile;
-  else delete env[SCENARIO_CACHE_ENV];
+  updateRunSettings(env, { scenarioCache: cacheFile });
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: REPO_ROOT, env, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as { titles: string[]; problems: string[] };
@@ -51,7 +51,7 @@ test('the first load parses and writes the cache; the same process and a child r
   assert.match(describeProblem(suite.problems[0]!), /FTF_E_SCENARIO_INVALID: unknown clause id 'NO-SUCH-CLAUSE' \(.*broken\.yaml:3:\d+\)/);
   assert.equal(suite.scenarios[0]?.steps[0]?.group?.params.code, undefined, 'a required parameter stays undefined');
   assert.ok(Object.hasOwn(suite.scenarios[0]!.steps[0]!.group!.params, 'code'));
-  const file = env[SCENARIO_CACHE_ENV];
+  const file = readRunSettings(env).scenarioCache;
   assert.ok(file && existsSync(file), 'the cache file is named for child processes');
   assert.ok(file.startsWith(`${kept}/`), 'the file is kept in the cache folder');
   assert.equal(loadScenarioSuiteOnce(specs, env), suite, 'a second load in the same process is the memo');
@@ -72,9 +72,9 @@ test('the first load parses and writes the cache; the same process and a child r
   assert.deepEqual(inChild(join(dir, 'gone.v8')).titles, ['reads it again']);
 });
 
-test('a later run (no FTF_SCENARIO_CACHE) reads the kept suite; FTF_CACHE_DIR=off keeps nothing; a shared folder is not used', () => {
+test('a later run (no `scenarioCache` handed down) reads the kept suite; FTF_CACHE_DIR=off keeps nothing; a shared folder is not used', () => {
   const folder = join(dir, 'later-cache');
-  // Each run a fresh process (this file's memo would otherwise answer), with no FTF_SCENARIO_CACHE handed down.
+  // Each run a fresh process (this file's memo would otherwise answer), with no `scenarioCache` handed down.
   const titles = inChild(undefined, folder).titles;
   const entries = readdirSync(folder).filter((n) => n.startsWith('suite-') && n.endsWith('.v8'));
   assert.equal(entries.length, 1, 'one entry per scenario folder');
@@ -97,7 +97,7 @@ test('a later run (no FTF_SCENARIO_CACHE) reads the kept suite; FTF_CACHE_DIR=of
 test('the code key is computed once per run: a child of the same checkout takes it from the parent, another checkout computes its own', () => {
   const print = (digest: string | undefined): string => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', "import('./src/harness/user-cache.ts').then((m) => console.log(m.codeKey()))"], {
-      cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, FTF_HARNESS_DIGEST: digest },
+      cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, FTF_RUN: digest === undefined ? undefined : runSettingsEnv({ codeKey: digest }).FTF_RUN },
     });
     assert.equal(r.status, 0, r.stderr);
     return r.stdout.trim();

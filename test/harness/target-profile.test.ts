@@ -7,7 +7,8 @@ import { FtfError } from '../../src/shared/errors.js';
 import { ProfileError } from '../../src/harness/target/errors.js';
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../../src/harness/target/load.js';
 import { isEmbedded, readProfile } from '../../src/harness/target/profile.js';
-import { checkedDigest, keptKeyOf, PROFILES_CHECKED_ENV, validateProfile } from '../../src/harness/target/validate.js';
+import { checkedDigest, keptKeyOf, validateProfile } from '../../src/harness/target/validate.js';
+import { readRunSettings, runSettingsEnv } from '../../src/shared/run-settings.js';
 import { CACHE_DIR_ENV } from '../../src/harness/user-cache.js';
 import { parseYaml } from '../../src/harness/yaml/source.js';
 
@@ -251,17 +252,17 @@ describe('loadTargetProfile: capability rules', () => {
   });
 });
 
-describe('validateProfile: checked once per run (FTF_PROFILES_CHECKED)', () => {
+describe('validateProfile: checked once per run (run setting profilesChecked)', () => {
   it('a profile that passed is remembered for child processes; a failing one is checked again; the digest names the profile, not the file', () => {
     const good = parseYaml(MINIMAL, 'good.yaml');
     const bad = parseYaml(MINIMAL.replace('/api/v1', '/no-version'), 'bad.yaml');
     const env: NodeJS.ProcessEnv = { [CACHE_DIR_ENV]: 'off' };
     assert.deepEqual(validateProfile(good.value, good, env), []);
-    assert.deepEqual(env[PROFILES_CHECKED_ENV]?.split(','), [checkedDigest(good.value)], 'the passing profile is remembered');
+    assert.deepEqual(readRunSettings(env).profilesChecked, [checkedDigest(good.value)], 'the passing profile is remembered');
     assert.ok(validateProfile(bad.value, bad, env).length > 0, 'a failing profile is checked, and not remembered');
-    assert.deepEqual(env[PROFILES_CHECKED_ENV]?.split(','), [checkedDigest(good.value)]);
+    assert.deepEqual(readRunSettings(env).profilesChecked, [checkedDigest(good.value)]);
     // What is remembered is trusted without ajv: shown with a digest planted for the failing profile.
-    const planted: NodeJS.ProcessEnv = { [CACHE_DIR_ENV]: 'off', [PROFILES_CHECKED_ENV]: checkedDigest(bad.value) };
+    const planted: NodeJS.ProcessEnv = { [CACHE_DIR_ENV]: 'off', ...runSettingsEnv({ profilesChecked: [checkedDigest(bad.value)] }) };
     assert.deepEqual(validateProfile(bad.value, bad, planted), []);
     assert.notEqual(checkedDigest({ n: Number.NaN }), checkedDigest({ n: null }), 'numbers JSON cannot spell keep their own digest');
   });
@@ -279,7 +280,7 @@ describe('validateProfile: checked once per run (FTF_PROFILES_CHECKED)', () => {
       writeFileSync(join(folder, 'profiles-checked'), `${keptKeyOf(checkedDigest(bad.value))}\n`);
       const later: NodeJS.ProcessEnv = { [CACHE_DIR_ENV]: folder };
       assert.deepEqual(validateProfile(bad.value, bad, later), []);
-      assert.equal(later[PROFILES_CHECKED_ENV], checkedDigest(bad.value), 'and hands it to its children');
+      assert.deepEqual(readRunSettings(later).profilesChecked, [checkedDigest(bad.value)], 'and hands it to its children');
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@
  * the command line AND the profile says `allow_mutations: true`; the wire guard compares resolved origins.
  * Against the reference server in production mode behind a recording proxy (every write that arrives is
  * counted), with a profile that allows mutations:
- * - FTF_ALLOW_MUTATIONS=1 and a forged FTF_MUTATION_GRANT inherited from the environment, no flag: zero writes
+ * - FTF_ALLOW_MUTATIONS=1 and a forged mutation grant (in FTF_RUN) inherited from the environment, no flag: zero writes
  *   through `ftf-conformance run` and zero through `playwright test` run directly; the console names the variable;
  * - the same run WITH --allow-mutations writes (the count above can fail);
  * - a scenario whose `base: auth` step writes under base_url's path, with auth_url spelt `localhost` and
@@ -20,6 +20,7 @@ import { startReferenceServer } from '../../src/reference/server.js';
 import { runCatalogue } from '../../src/selftest/catalogue-run.js';
 import { runCli } from './cli-run.js';
 import { startLoopbackProxy, type LoopbackProxy } from './proxy.js';
+import { RUN_ENV, runSettingsEnv } from '../../src/shared/run-settings.js';
 
 const RUN_MS = 120_000;
 const dir = mkdtempSync(join(tmpdir(), 'ftf-door-'));
@@ -56,7 +57,7 @@ const secretsEnv = (): Record<string, string | undefined> => ({
   DOOR_READONLY: server.secrets.clients['cc-carol-readonly'],
 });
 // What a shell, a CI variable or a .env file may hold: the old opt-in and a grant-looking value.
-const INHERITED = { FTF_ALLOW_MUTATIONS: '1', FTF_MUTATION_GRANT: '00112233445566778899aabbccddeeff@/tmp/ftf-grant-forged/grant.json' };
+const INHERITED = { FTF_ALLOW_MUTATIONS: '1', ...runSettingsEnv({ grant: '00112233445566778899aabbccddeeff@/tmp/ftf-grant-forged/grant.json' }) };
 
 before(async () => {
   server = await startReferenceServer({ mode: 'production' });
@@ -118,7 +119,7 @@ steps:
     const file = profile('door-spelling', 'localhost', false);
     writes.length = 0;
     const run = await runCli(['run', '--no-report', '--grep', '^door\\.', '--', `--output=${join(dir, 'o3')}`],
-      { ...secretsEnv(), FTF_TARGET: file, FTF_SPECS_DIR: join(dir, 'specs'), FTF_REPORTS_DIR: join(dir, 'r3'), FTF_CACHE_DIR: join(dir, 'cache'), FTF_ALLOW_MUTATIONS: undefined, FTF_MUTATION_GRANT: undefined },
+      { ...secretsEnv(), FTF_TARGET: file, FTF_SPECS_DIR: join(dir, 'specs'), FTF_REPORTS_DIR: join(dir, 'r3'), FTF_CACHE_DIR: join(dir, 'cache'), FTF_ALLOW_MUTATIONS: undefined, [RUN_ENV]: undefined },
       RUN_MS);
     assert.equal(run.killed, false);
     assert.deepEqual(writes, [], `a write reached production through another spelling of its host (stdout: ${run.stdout.slice(-1500)})`);

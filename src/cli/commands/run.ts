@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DIGESTS_FILE } from '../../harness/report/redaction/secret-digests.js';
 import { FtfError } from '../../shared/errors.js';
+import { readRunSettings } from '../../shared/run-settings.js';
 import { assertRunLeakFree, cliSecretValues, outputDirOf } from '../../harness/report/redaction/leak-scan.js';
 import { startLeakScanner } from '../../harness/report/redaction/leak-scan-pool.js';
 import { discardPrevious } from '../discard-previous.js';
@@ -146,14 +147,14 @@ export async function runSuite(
     const discarded = discardPrevious(paths.root, [...previous, ...orphaned]);
     if (opts.evaluateOnly) await discarded;
     if (!opts.evaluateOnly) {
-      // The selection travels to the spec files as FTF_SELECT_GREP/TAG/SHARD (scenario/selection.ts); a shard writes a blob.
+      // The selection travels to the spec files in the run's settings (FTF_RUN: scenario/selection.ts); a shard writes a blob.
       // Each worker's reference server is launched here, while Playwright loads (embedded/broker.ts). Without a broker
       // (none can listen here) each worker launches its own, as `selftest`'s do.
       broker = open.perWorker ? await startLaunchBroker(plannedServers(opts.workers, opts.selection.extra ?? [])).catch(() => undefined) : undefined;
       // --allow-mutations reaches the workers as a grant only this process can issue (mutation-grant.ts):
       // playwright.run drops any inherited one, and the file goes when Playwright ends.
       const grant = opts.allowMutations ? issueMutationGrant() : undefined;
-      const env = { ...open.env, ...broker?.env, ...playwrightEnv(opts.selection), ...grant?.env, ...(opts.certification ? { FTF_CERTIFICATION: '1' } : {}), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
+      const env = { ...open.env, ...playwrightEnv(opts.selection, { broker: broker?.path, grant: grant?.value }), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
       let status: number | null;
       try {
         status = await playwright.run(playwrightArgs(opts.selection), env);
@@ -223,7 +224,7 @@ export async function runSuite(
 function plannedServers(workers: string | undefined, playwrightArgs: readonly string[]): LaunchRequest[] {
   // `-- --project NAME` picks projects the guess cannot know (no-control, one of the two): launch on request only.
   if (playwrightArgs.some((a) => a === '--project' || a.startsWith('--project='))) return [];
-  const events = Number(process.env.FTF_REFERENCE_EVENTS ?? 0);
+  const events = readRunSettings().events ?? 0;
   const sandbox: LaunchRequest = { profile: REFERENCE_PROFILE, mode: 'sandbox', events };
   // As many as the config will start (the same rule, on the FTF_WORKERS the run hands it), at most 8 ahead.
   const count = Math.max(1, Math.min(configuredWorkers(workers ? { FTF_WORKERS: workers } : process.env) || 1, 8));

@@ -28,6 +28,7 @@
  */
 import { basename, dirname, relative, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
+import { readRunSettings, runSettingsEnv, type RunSelection } from '../../shared/run-settings.js';
 import { PROPERTY_TESTS, type PropertyTest } from '../properties/catalogue.js';
 import { EXCLUSIVE_TAG, exclusiveReasons } from './isolation.js';
 import { PRODUCTION_TAG, productionReasons } from './environment.js';
@@ -191,35 +192,22 @@ export function selectCatalogue<T extends ExtraTest>(suite: Pick<ScenarioSuite, 
 /** `--clause A,B`: the ids, trimmed. */
 export const clauseList = (value: string): string[] => value.split(',').map((c) => c.trim()).filter(Boolean);
 
-/** The flags as the environment of Playwright's workers (every variable set: '' = not given). */
-export function selectionEnv(flags: SelectionFlags): Record<string, string> {
+/** The flags as the run's settings for Playwright's workers (FTF_RUN, shared/run-settings.ts). */
+export function selectionSettings(flags: SelectionFlags): RunSelection {
   return {
-    FTF_SELECT_GREP: flags.grep ?? '', FTF_SELECT_TAG: flags.tag ?? '', FTF_SELECT_CLAUSE: flags.clause ?? '', FTF_SELECT_SHARD: flags.shard ?? '', FTF_SELECT_PHASE: flags.phase ?? '',
-    FTF_SELECT_ONLY: flags.only ? JSON.stringify({ ids: flags.only.ids, files: flags.only.files }) : '',
+    ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tag: flags.tag } : {}), ...(flags.clause ? { clause: flags.clause } : {}),
+    ...(flags.shard ? { shard: flags.shard } : {}), ...(flags.phase ? { phase: flags.phase } : {}),
+    ...(flags.only ? { only: { ids: [...flags.only.ids], files: [...flags.only.files] } } : {}),
   };
 }
 
-/** FTF_SELECT_ONLY as the run wrote it; anything else selects nothing rather than everything (a rerun stays narrow). */
-function onlyFromEnv(raw: string): OnlyThese {
-  try {
-    const v = JSON.parse(raw) as Partial<OnlyThese>;
-    const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((e): e is string => typeof e === 'string') : []);
-    return { ids: strings(v.ids), files: strings(v.files) };
-  } catch {
-    return { ids: [], files: [] };
-  }
-}
+/** The flags as a child's environment (FTF_RUN holding only the selection). */
+export const selectionEnv = (flags: SelectionFlags): Record<string, string> => runSettingsEnv({ selection: selectionSettings(flags) });
 
-/** The flags a worker was given (selectionEnv); none set = everything. */
+/** The flags a worker was given (selectionSettings); none set = everything. */
 export function selectionFromEnv(env: NodeJS.ProcessEnv): SelectionFlags {
-  return {
-    ...(env.FTF_SELECT_GREP ? { grep: env.FTF_SELECT_GREP } : {}),
-    ...(env.FTF_SELECT_TAG ? { tag: env.FTF_SELECT_TAG } : {}),
-    ...(env.FTF_SELECT_CLAUSE ? { clause: env.FTF_SELECT_CLAUSE } : {}),
-    ...(env.FTF_SELECT_SHARD ? { shard: env.FTF_SELECT_SHARD } : {}),
-    ...((SELECTION_PHASES as readonly string[]).includes(env.FTF_SELECT_PHASE ?? '') ? { phase: env.FTF_SELECT_PHASE as SelectionPhase } : {}),
-    ...(env.FTF_SELECT_ONLY ? { only: onlyFromEnv(env.FTF_SELECT_ONLY) } : {}),
-  };
+  const { phase, ...given } = readRunSettings(env).selection ?? {};
+  return { ...given, ...((SELECTION_PHASES as readonly string[]).includes(phase ?? '') ? { phase: phase as SelectionPhase } : {}) };
 }
 
 /** True when any flag narrows the catalogue (waivers of unselected scenarios are then not stale). */

@@ -3,7 +3,7 @@
  * The first process of a run that loads it (the Playwright runner: playwright.config.ts or the spec file,
  * whichever comes first; or a CLI command) looks for it in the user's cache folder (user-cache.ts), or parses
  * it with loadScenarioSuite and writes it there (v8 serialisation: plain data, `undefined` parameter defaults
- * and shared step groups survive); either way it names that file in FTF_SCENARIO_CACHE, which the processes it
+ * and shared step groups survive); either way it names that file in the run setting `scenarioCache` (FTF_RUN), which the processes it
  * starts inherit: Playwright's workers read the file instead of parsing and validating every YAML file again.
  * A process loads it at most once (memo), however many modules ask.
  *
@@ -23,12 +23,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cacheDir, codeKey, writeKept } from '../user-cache.js';
+import { readRunSettings, updateRunSettings } from '../../shared/run-settings.js';
 import { deserialize, serialize } from 'node:v8';
 import { FtfError, type ErrorLocation } from '../../shared/errors.js';
 import { specDir } from '../spec/clauses.js';
 import { findStepsDir, loadScenarioSuite, yamlFiles, type ScenarioProblem, type ScenarioSuite } from './load.js';
-
-export const SCENARIO_CACHE_ENV = 'FTF_SCENARIO_CACHE';
 
 interface StoredError {
   code: string;
@@ -49,7 +48,7 @@ export function loadScenarioSuiteOnce(dir = 'specs', env: NodeJS.ProcessEnv = pr
   const key = inputsKey(root, env);
   const memoised = memo.get(key);
   if (memoised) return memoised;
-  const handed = readCache(env[SCENARIO_CACHE_ENV], key);
+  const handed = readCache(readRunSettings(env).scenarioCache, key);
   if (handed) {
     memo.set(key, handed);
     return handed;
@@ -59,7 +58,7 @@ export function loadScenarioSuiteOnce(dir = 'specs', env: NodeJS.ProcessEnv = pr
   if (known && kept) {
     memo.set(key, known);
     // Kept from an earlier run: this run's workers read the same file.
-    env[SCENARIO_CACHE_ENV] = kept;
+    updateRunSettings(env, { scenarioCache: kept });
     return known;
   }
   const suite = loadScenarioSuite(dir);
@@ -112,7 +111,7 @@ function writeCache(suite: ScenarioSuite, key: string, env: NodeJS.ProcessEnv, k
   if (kept) {
     try {
       writeKept(kept, bytes);
-      env[SCENARIO_CACHE_ENV] = kept;
+      updateRunSettings(env, { scenarioCache: kept });
       return;
     } catch {
       // Fall back to a file for this run only.
@@ -123,7 +122,7 @@ function writeCache(suite: ScenarioSuite, key: string, env: NodeJS.ProcessEnv, k
     const file = join(dir, 'suite.v8');
     writeFileSync(file, bytes);
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    env[SCENARIO_CACHE_ENV] = file;
+    updateRunSettings(env, { scenarioCache: file });
   } catch {
     // A cache that cannot be written only costs the workers a parse.
   }

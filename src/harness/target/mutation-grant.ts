@@ -1,10 +1,11 @@
 /**
  * The CLI's `--allow-mutations`, handed to Playwright's runner and workers so that nothing inherited can stand in
  * for it. No environment variable enables production writes by its value: the CLI writes a grant file (a
- * random nonce and its own pid, private to the user) and passes `FTF_MUTATION_GRANT=<nonce>@<file>`; a worker
+ * random nonce and its own pid, private to the user) and passes `<nonce>@<file>` as the run setting `grant` (FTF_RUN,
+ * shared/run-settings.ts); a worker
  * honours it only when the file holds that nonce, belongs to this user and names a live process that is an
  * ancestor of the worker (the CLI that started this run). The CLI deletes the file when the run ends and
- * clears any inherited FTF_MUTATION_GRANT before it starts Playwright, so a value left in a shell, a CI
+ * drops any inherited grant before it starts Playwright, so a value left in a shell, a CI
  * variable or a `.env` file grants nothing, and `npx playwright test` on its own never writes to production.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,14 +13,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from '../../shared/process-alive.js';
+import { readRunSettings } from '../../shared/run-settings.js';
 
-export const GRANT_ENV = 'FTF_MUTATION_GRANT';
 /** The old opt-in variable: read by nothing any more, named in the console when it is set (src/cli/commands/run.ts). */
 export const RETIRED_ALLOW_ENV = 'FTF_ALLOW_MUTATIONS';
 
 export interface MutationGrant {
-  /** The variable for the run's Playwright environment. */
-  env: Record<string, string>;
+  /** `<nonce>@<file>`: the run setting `grant` for the run's Playwright environment. */
+  value: string;
   /** Deletes the grant file (also done at process exit). */
   revoke(): void;
 }
@@ -38,12 +39,12 @@ export function issueMutationGrant(): MutationGrant {
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', revoke);
-  return { env: { [GRANT_ENV]: `${nonce}@${file}` }, revoke };
+  return { value: `${nonce}@${file}`, revoke };
 }
 
 /** Why the grant in `env` does not hold (undefined when it holds, or 'none' when there is none). */
 export function grantProblem(env: NodeJS.ProcessEnv = process.env, self: { pid: number; uid: number | undefined } = { pid: process.pid, uid: process.getuid?.() }): string | undefined {
-  const raw = env[GRANT_ENV]?.trim();
+  const raw = readRunSettings(env).grant?.trim();
   if (!raw) return 'none';
   const at = raw.indexOf('@');
   if (at <= 0) return 'malformed';

@@ -4,7 +4,7 @@
  *
  * The target schema is compiled once per process into the harness's one Ajv instance (schemas/ajv.ts), and a
  * profile is checked against it once: a profile that passed is remembered by a digest (of the schema file and
- * the parsed profile) in FTF_PROFILES_CHECKED, which the processes a process starts inherit (the CLI -> the
+ * the parsed profile) in the run setting `profilesChecked` (FTF_RUN), which the processes a process starts inherit (the CLI -> the
  * Playwright runner -> its workers), and in the user's cache folder (user-cache.ts, keyed by the harness's
  * code too), so later processes and later runs skip ajv for the same profile. A profile that failed is
  * checked again wherever it is read and reports the same issues.
@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheDir, codeKey, writeKept } from '../user-cache.js';
+import { readRunSettings, updateRunSettings } from '../../shared/run-settings.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { fileValidator } from '../schemas/ajv.js';
 import { fieldName, pointerSegments, type YamlSource } from '../yaml/source.js';
@@ -26,8 +27,7 @@ export interface ProfileIssue {
 }
 
 export const TARGET_SCHEMA_URL = new URL('../../../schemas/target.schema.json', import.meta.url);
-export const PROFILES_CHECKED_ENV = 'FTF_PROFILES_CHECKED';
-/** Digests kept in FTF_PROFILES_CHECKED: a run reads a few profiles, not more. */
+/** Digests kept in the run setting `profilesChecked`: a run reads a few profiles, not more. */
 const MAX_CHECKED = 16;
 
 /** Literal secret fields people tend to write; the profile only ever names environment variables. */
@@ -52,10 +52,10 @@ const PATTERN_HINTS: Record<string, string> = {
 
 export function validateProfile(value: unknown, source: YamlSource, env: NodeJS.ProcessEnv = process.env): ProfileIssue[] {
   const digest = checkedDigest(value);
-  const checked = env[PROFILES_CHECKED_ENV]?.split(',') ?? [];
+  const checked = readRunSettings(env).profilesChecked ?? [];
   if (checked.includes(digest)) return [];
   const remember = (): ProfileIssue[] => {
-    env[PROFILES_CHECKED_ENV] = [...checked, digest].slice(-MAX_CHECKED).join(',');
+    updateRunSettings(env, { profilesChecked: [...checked, digest].slice(-MAX_CHECKED) });
     return [];
   };
   const kept = keptChecks(env);
