@@ -30,7 +30,7 @@ export const VARIANT_CLEAN_PROJECT = 'clean';
  * record layouts it does not take (a wrapped indication; a subscribe answer holding only the uid), and the
  * persona paged-and-shaped: the paging kinds all-alternate does not take (every list by cursor, subscriptions
  * by page number two a page, holdings by offset/limit) with the open request shapes (DELETE /webhook by query,
- * PUT checkpoint with a JSON body), so CI walks pages and shapes requests on every run (issue 25).
+ * PUT checkpoint with a form body), so CI walks pages and shapes requests on every run (issue 25).
  */
 export const VARIANT_CI_SUBSET: readonly string[] = Object.freeze([
   'indication-wrapped', 'subscribe-response-minimal', 'all-alternate', 'paged-and-shaped',
