@@ -1,25 +1,25 @@
-// Starts Playwright's runner before the CLI has loaded (bin/runner-gated.mjs), so that loading Playwright (~0.4 s of
-// a core) overlaps the CLI loading itself (tsx) and checking the flags, the profile and the target. The runner
-// waits for the go: src/cli/playwright.ts opens it with the run's FTF_* environment, or the CLI runs Playwright
-// afresh when this one does not fit (other arguments, another environment). Nothing the CLI does not use
-// survives it: cancel() kills the group, and the CLI's exit does too.
+// Starts Playwright's runner before the CLI has loaded (bin/runner-gated.mjs), so that loading Playwright overlaps
+// the CLI loading itself (tsx) and checking the flags, the profile and the target. The runner waits for the go:
+// src/cli/playwright.ts opens it with the run's environment, or cancels it and runs Playwright afresh when it does
+// not fit (another command line, another environment). Nothing the CLI does not use survives it: cancel() kills
+// the group, and the CLI's exit does too.
+// Saves: one-scenario run, median of 7 alternating rounds, 11.6 s with it vs 12.1 s with FTF_PRESTART=0 (slower
+// in 7 of 7 pairs, by 0.2-2.6 s; load 4-8 on 2 cores, h28 00:15 UTC 2026-11-28:
+// `node bin/ftf-conformance.mjs run --no-report --grep '^amounts\.indication-get:'`); 2991 vs 3395 ms on a quieter
+// machine when it came in (88eb830, docs/performance.md).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Commands that start `playwright test` with no arguments of their own (the selection travels as FTF_* variables). */
-const COMMANDS = new Set(['run', 'certify']);
-/** Flags after which the command does not start Playwright, or starts it with arguments (after `--`). */
-const NOT_PLAIN = new Set(['--', '--help', '-h', '--evaluate-only']);
-
 /**
- * The early runner for `argv` (the CLI's arguments), or undefined when the command will not run a plain
- * `playwright test` (or FTF_PRESTART=0). `cwd` is the folder holding playwright.config.
+ * The early runner when the CLI's first argument names a command that runs `playwright test` (the only words of the
+ * CLI's grammar read here: the flags are the CLI's alone, and a command line that runs no plain `playwright test`,
+ * such as `run --help`, merely has its early runner cancelled unseen), or undefined (FTF_PRESTART=0 too).
+ * `folder` holds playwright.config.
  */
 export function prestartRunner(argv, folder) {
-  const [name, ...rest] = argv;
-  if (!COMMANDS.has(name) || rest.some((a) => NOT_PLAIN.has(a)) || process.env.FTF_PRESTART === '0') return undefined;
+  if (!['run', 'certify'].includes(argv[0]) || process.env.FTF_PRESTART === '0') return undefined;
   let cli;
   try {
     cli = createRequire(import.meta.url).resolve('@playwright/test/cli');

@@ -47,15 +47,22 @@ export function playwrightCli(): string {
   }
 }
 
+/**
+ * Playwright's environment: this process's, the reports folder, then the run's `env`. The run settings (FTF_RUN) are
+ * this process's own (its caches) under the run's; a grant of production writes comes only from this run, never
+ * inherited (target/mutation-grant.ts).
+ */
+export function runEnvironment(own: NodeJS.ProcessEnv, env: Record<string, string>): NodeJS.ProcessEnv {
+  const { grant: _inherited, ...inherited } = readRunSettings(own);
+  return { ...own, FTF_REPORTS_DIR: reportsDir(), ...env, ...runSettingsEnv({ ...inherited, ...readRunSettings(env) }) };
+}
+
 export const playwright = {
   async run(args: string[], env: Record<string, string>): Promise<number | null> {
     const cli = playwrightCli();
     // The reports folder is decided here, once (paths.ts): the config reads FTF_REPORTS_DIR, and Playwright's working
     // directory (the package root) is not where an installed package writes its reports.
-    // The run's settings (FTF_RUN) are this process's own (its caches) under this run's (`env`). A grant of production
-    // writes comes only from this run, never inherited (target/mutation-grant.ts).
-    const { grant: _inherited, ...inherited } = readRunSettings(process.env);
-    const runEnv = { ...process.env, FTF_REPORTS_DIR: reportsDir(), ...env, ...runSettingsEnv({ ...inherited, ...readRunSettings(env) }) };
+    const runEnv = runEnvironment(process.env, env);
     const early = takePrestartedRunner(cli, args.slice(1), REPO_ROOT, runEnv);
     const r = await superviseGroup(early ?? startGatedRunner(cli, args.slice(1), { cwd: REPO_ROOT, env: runEnv }), killGraceMs(runEnv));
     if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'Playwright and its workers were');

@@ -7,6 +7,8 @@
  *     then (`plan`): a worker's first test no longer waits ~0.5 s for loading and building the reference, and the
  *     production-mode worker, which starts at the end of the run, not at all;
  *   - only the first launch in a process loads the reference's code; the next ones take ~0.07 s.
+ * Saves: full runs (`node bin/ftf-conformance.mjs run --no-report`), five alternating pairs against the commit
+ * before it (632e2a7): 9.86-10.21 vs 10.18-10.38 s, median 0.96 (docs/performance.md).
  * A request the plan did not foresee (another fault, a worker restarted after a failure) is launched on demand.
  * Every launch goes through launchEmbedded (launch.ts), bound and all. The worker resolves its target from the
  * binding exactly as launchEmbedded does (targetOfBinding).
