@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { checkShardSet, type ShardManifest } from '../../src/harness/report/reports-folder/shards.js';
-import { loadSelection, selectionFromEnv, selectionEnv, type SelectionFlags } from '../../src/harness/scenario/selection.js';
+import { loadSelection, selectionFromEnv, selectionSettings, type SelectionFlags } from '../../src/harness/scenario/selection.js';
+import { runSettingsEnv } from '../../src/shared/run-settings.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { cli, closedPort, fakePlaywright, scratch, writeProfile } from './helpers.js';
 
@@ -34,7 +35,7 @@ test('the phases partition the selection; shards of a phase partition the phase'
   }
   assert.ok(ids({ phase: 'exclusive' }).includes('token.expiry'));
   assert.equal(ids({ phase: 'shared' }).includes('token.expiry'), false);
-  assert.deepEqual(selectionFromEnv(selectionEnv({ phase: 'exclusive', shard: '1/2' })), { phase: 'exclusive', shard: '1/2' });
+  assert.deepEqual(selectionFromEnv(runSettingsEnv({ selection: selectionSettings({ phase: 'exclusive', shard: '1/2' }) })), { phase: 'exclusive', shard: '1/2' });
   assert.deepEqual(selectionFromEnv({ FTF_RUN: JSON.stringify({ selection: { phase: 'bogus' } }) }), {});
 });
 

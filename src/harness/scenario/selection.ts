@@ -1,7 +1,7 @@
 /**
  * THE selection of the catalogue: which scenarios, broken scenario files and property tests `--grep`, `--tag`,
  * `--clause` and `--shard i/n` pick. `list`, `doctor`, `coverage` call it in the CLI; `run`/`certify` hand the flags to
- * Playwright's workers (selectionEnv -> selectionFromEnv) where specs/conformance.spec.ts and the property
+ * Playwright's workers (selectionSettings -> FTF_RUN -> selectionFromEnv) where specs/conformance.spec.ts and the property
  * specs declare only what it returns. One function, so every command shows exactly what a run would run.
  *
  * - grep: a regular expression searched in "<id>: <title> @<family> @<tags…>" (a broken file: the id/title it
@@ -28,7 +28,7 @@
  */
 import { basename, dirname, relative, resolve } from 'node:path';
 import { FtfError } from '../../shared/errors.js';
-import { readRunSettings, runSettingsEnv, type RunSelection } from '../../shared/run-settings.js';
+import { readRunSettings, type RunSelection } from '../../shared/run-settings.js';
 import { PROPERTY_TESTS, type PropertyTest } from '../properties/catalogue.js';
 import { EXCLUSIVE_TAG, exclusiveReasons } from './isolation.js';
 import { PRODUCTION_TAG, productionReasons } from './environment.js';
@@ -200,9 +200,6 @@ export function selectionSettings(flags: SelectionFlags): RunSelection {
     ...(flags.only ? { only: { ids: [...flags.only.ids], files: [...flags.only.files] } } : {}),
   };
 }
-
-/** The flags as a child's environment (FTF_RUN holding only the selection). */
-export const selectionEnv = (flags: SelectionFlags): Record<string, string> => runSettingsEnv({ selection: selectionSettings(flags) });
 
 /** The flags a worker was given (selectionSettings); none set = everything. */
 export function selectionFromEnv(env: NodeJS.ProcessEnv): SelectionFlags {
