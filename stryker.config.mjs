@@ -1,10 +1,16 @@
 // StrykerJS: mutation testing of the reference server (issue 26). The test of every mutant is the conformance suite
-// against the embedded reference (scripts/stryker-test.mjs, through Stryker's command runner); run it with
-// `npm run mutation:code` (scripts/mutation-code.mjs: the spec folder, the sampling option, the summary), not
-// `npx stryker run` alone. docs/mutation-code.md: how to run it, the last run, every surviving mutant.
+// against the embedded reference, run in process by the `ftf-conformance` runner (scripts/stryker-runner.mjs ->
+// src/mutation-code/); run it with `npm run mutation:code` (scripts/mutation-code.mjs: the spec folder, the sampling
+// option, the summary), not `npx stryker run` alone. docs/mutation-code.md: how to run it, the last run, every
+// surviving mutant. `npm run mutation:code -- --runner command` uses Stryker's command runner instead (the suite
+// through the CLI and Playwright per mutant, scripts/stryker-test.mjs: the settings are in mutation-code.mjs).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  testRunner: 'command',
+  testRunner: 'ftf-conformance',
+  plugins: ['./scripts/stryker-runner.mjs'],
+  // The runner and the tests are the sandbox's TypeScript (src/mutation-code), loaded through tsx.
+  testRunnerNodeArgs: ['--import', 'tsx'],
+  // Only with `--runner command` (mutation-code.mjs): Stryker's command runner, the whole suite through the CLI.
   commandRunner: { command: 'node scripts/stryker-test.mjs' },
   mutate: [
     'src/reference/domain/**/*.ts',
@@ -12,14 +18,15 @@ export default {
     'src/reference/auth/**/*.ts',
     'src/reference/http/**/*.ts',
   ],
-  // The command runner cannot tell which test covers which mutant: every mutant runs the suite (stopping at its
-  // first failure). No type checker: the suite runs the TypeScript through tsx, which strips types.
-  coverageAnalysis: 'off',
+  // The dry run records which test reaches which mutant; a mutant runs only the tests that reach it (stopping at
+  // the first that fails). No type checker: the tests run the TypeScript through tsx, which strips types.
+  coverageAnalysis: 'perTest',
   checkers: [],
   concurrency: 2,
-  // The time budget of a mutant: the clean run's (the dry run's) time x 1.5 + 30 s; past it the mutant is a timeout.
-  timeoutFactor: 1.5,
-  timeoutMS: 30_000,
+  // The time budget of a mutant, from the dry run: the time its tests took there x 2 + 15 s (+ Stryker's measured
+  // overhead); past it the mutant is a timeout. Generous: the machine is shared, and a slow mutant is no kill.
+  timeoutFactor: 2,
+  timeoutMS: 15_000,
   // The clean run itself may take minutes on a loaded machine (Stryker's default bound is 5).
   dryRunTimeoutMinutes: 30,
   // A rerun tests only the mutants of code that changed since (or whose result the file does not hold).

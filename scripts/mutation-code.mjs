@@ -22,12 +22,21 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FOLDERS = ['domain', 'routes', 'auth', 'http'];
 
 const { values } = parseArgs({
-  options: { sample: { type: 'string' }, seed: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  options: { sample: { type: 'string' }, seed: { type: 'string' }, list: { type: 'boolean' }, runner: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   allowPositionals: false,
 });
 if (values.help) {
-  console.log('usage: npm run mutation:code [-- --sample N [--seed S] [--list]]\n(docs/mutation-code.md)');
+  console.log('usage: npm run mutation:code [-- --sample N [--seed S] [--list]] [--concurrency N] [--runner in-process|command]\n(docs/mutation-code.md)');
   process.exit(0);
+}
+const runner = values.runner ?? 'in-process';
+if (runner !== 'in-process' && runner !== 'command') {
+  console.error(`mutation:code: --runner must be in-process or command, got "${runner}"`);
+  process.exit(2);
+}
+if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) {
+  console.error(`mutation:code: --concurrency must be a positive integer, got "${values.concurrency}"`);
+  process.exit(2);
 }
 const sampleRaw = values.sample ?? process.env.FTF_STRYKER_SAMPLE;
 const sample = sampleRaw === undefined ? undefined : Number(sampleRaw);
@@ -104,6 +113,10 @@ const started = Date.now();
 const out = join(root, 'reports', 'stryker');
 mkdirSync(out, { recursive: true });
 const args = ['run', 'stryker.config.mjs'];
+// The command runner (scripts/stryker-test.mjs): the whole suite through the CLI and Playwright per mutant, with no
+// coverage per test, and the budget it had (the clean run's time x 1.5 + 30 s).
+if (runner === 'command') args.push('--testRunner', 'command', '--coverageAnalysis', 'off', '--timeoutFactor', '1.5', '--timeoutMS', '30000');
+if (values.concurrency !== undefined) args.push('--concurrency', values.concurrency);
 if (sample !== undefined) {
   const byFolder = await listMutants();
   const { total, picks } = draw(byFolder, sample, rng(seed));
@@ -130,12 +143,27 @@ if (!existsSync(report)) {
   console.error(`mutation:code: Stryker wrote no ${relative(root, report)} (exit ${stryker.status})`);
   process.exit(stryker.status || 3);
 }
-const results = Object.entries(JSON.parse(readFileSync(report, 'utf8')).files).flatMap(([file, f]) => f.mutants.map((m) => ({ file, ...m })));
+const json = JSON.parse(readFileSync(report, 'utf8'));
+const results = Object.entries(json.files).flatMap(([file, f]) => f.mutants.map((m) => ({ file, ...m })));
+// The runner names the test that killed each mutant (Stryker's killedBy: ids of the tests in testFiles).
+const testName = new Map(Object.values(json.testFiles ?? {}).flatMap((f) => f.tests.map((t) => [t.id, t.name])));
 const count = (s) => results.filter((m) => m.status === s).length;
 const detected = count('Killed') + count('Timeout');
 const valid = detected + count('Survived') + count('NoCoverage');
-console.log(`mutation:code: ${results.length} mutants tested in ${seconds} s${sample !== undefined ? ` (a sample, seed ${seed})` : ''}: ${count('Killed')} killed, ${count('Timeout')} timeout, ${count('Survived')} survived, ${count('NoCoverage')} no coverage, ${count('CompileError') + count('RuntimeError')} errors, ${count('Ignored')} ignored; score ${valid ? ((100 * detected) / valid).toFixed(1) : '-'} % (before equivalent mutants are set aside: docs/mutation-code.md)`);
+const tested = results.filter((m) => ['Killed', 'Timeout', 'Survived', 'RuntimeError'].includes(m.status)).length;
+console.log(`mutation:code: ${results.length} mutants in ${seconds} s wall (${tested} ran tests${tested ? `, ${(seconds / tested).toFixed(1)} s each with the dry run` : ''}; ${results.filter((m) => m.static).length} static)${sample !== undefined ? ` (a sample, seed ${seed})` : ''}: ${count('Killed')} killed, ${count('Timeout')} timeout, ${count('Survived')} survived, ${count('NoCoverage')} no coverage, ${count('CompileError') + count('RuntimeError')} errors, ${count('Ignored')} ignored; score ${valid ? ((100 * detected) / valid).toFixed(1) : '-'} % (before equivalent mutants are set aside: docs/mutation-code.md)`);
+// Every mutant as a table row (docs/mutation-code.md takes its rows from here): where, what, status, and why.
+const where = (m) => `${m.file.replace(/^src\/reference\//, '')}:${m.location.start.line}:${m.location.start.column}`;
+const what = (m) => `${m.mutatorName}: \`${String(m.replacement ?? '').split('\n')[0].slice(0, 60).replace(/\|/g, '\\|')}\``;
+const why = (m) => {
+  if (m.status === 'Killed') return `killed by ${(m.killedBy ?? []).map((id) => testName.get(id)?.split(': ').slice(0, 2).join(': ') ?? id).join(', ') || '-'}: ${String(m.statusReason ?? '').split('\n')[0].slice(0, 120).replace(/\|/g, '\\|')}`;
+  if (m.status === 'NoCoverage') return 'no test reaches it';
+  return String(m.statusReason ?? '').split('\n')[0].slice(0, 160).replace(/\|/g, '\\|');
+};
+const rows = results.map((m) => `| \`${where(m)}\` ${what(m)} | ${m.status}${m.static ? ' (static)' : ''} | ${why(m)} |`);
+writeFileSync(join(out, 'summary.md'), `| mutant | status | by / why |\n|---|---|---|\n${rows.join('\n')}\n`);
+console.log(`mutation:code: every mutant with its status and killing test: ${relative(root, join(out, 'summary.md'))}`);
 for (const m of results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage')) {
-  console.log(`  survived ${m.file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${String(m.replacement ?? '').split('\n')[0].slice(0, 100)}`);
+  console.log(`  ${m.status === 'Survived' ? 'survived' : 'no coverage'} ${m.file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${String(m.replacement ?? '').split('\n')[0].slice(0, 100)}`);
 }
 process.exit(stryker.status ?? 1);

@@ -1,0 +1,196 @@
+/**
+ * The test set of `npm run mutation:code` (docs/mutation-code.md): what `ftf-conformance run` runs against the
+ * embedded reference, in process (runner.ts), each test against a reference server of its own.
+ *
+ * - `sandbox:<id>`: every YAML scenario against fixtures/targets/reference.yaml (the `sandbox` project), planned
+ *   like a run (scenario/plan.ts: clock-less form, skip) and run by the engine outside Playwright
+ *   (engine/in-process.ts: the same engine, checks and outcome record as `run`, the same as `ftf-conformance dev`).
+ * - `production:<id>`: the scenarios tagged @production against the reference in production mode
+ *   (fixtures/targets/reference-production.yaml, the `production` project), the production guard on.
+ * - `property:<id>`: the property tests (specs/properties: paging, the stateful model, the amount boundaries) against
+ *   the sandbox profile, through the same library calls as their spec files, with a FIXED seed (PROPERTY_SEED) and no
+ *   shrinking: a mutant is judged by the same command sequences every time, and a kill can be replayed.
+ * The Playwright-only parts of a run (reporters, attachments, HAR) judge nothing and are left out.
+ *
+ * A fresh server per test: in a `run`, scenarios share their worker's server in an order Playwright chooses, and a
+ * mutant's tests here are a subset of the suite, so a shared server would make a verdict depend on which tests ran
+ * before it. The reference's modules are loaded outside any test (loadCode; for a static mutant with the mutant on),
+ * and each test first empties the reference's date memos (domain/dates.ts), so a value computed before the mutant
+ * was on hides nothing.
+ */
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { launchEmbedded, type EmbeddedLaunch } from '../embedded/launch.js';
+import { runInProcess } from '../harness/engine/in-process.js';
+import { wireEngine } from '../harness/engine/wiring.js';
+import { CheckFailure } from '../harness/engine/errors.js';
+import { createUndiciTransport } from '../harness/http/undici-transport.js';
+import { runAmountBoundaries } from '../harness/boundaries/run.js';
+import { EventsApi } from '../harness/properties/events-api.js';
+import { ModelApi } from '../harness/properties/model/api.js';
+import { DEFAULT_MAX_COMMANDS, modelSkipReasonFor, prepareModelProperty } from '../harness/properties/model/property.js';
+import { preparePagingProperty } from '../harness/properties/paging-property.js';
+import { PROPERTY_TESTS, type PropertyTest } from '../harness/properties/catalogue.js';
+import type { PropertySettings } from '../harness/properties/runner.js';
+import { RunLog } from '../harness/properties/run-log.js';
+import { REPO_ROOT } from '../harness/repo-root.js';
+import { loadScenarioSuite } from '../harness/scenario/load.js';
+import { scenarioTestTags } from '../harness/scenario/selection.js';
+import { PRODUCTION_TAG } from '../harness/scenario/environment.js';
+import type { Scenario } from '../harness/scenario/types.js';
+import { schemaRegistry } from '../harness/schemas/registry.js';
+import type { SchemaRegistry } from '../harness/schemas/types.js';
+import { loadClauseCatalogue } from '../harness/spec/clauses.js';
+import { mutationSkipReason } from '../harness/target/guard.js';
+import { withMutationGuard } from '../harness/target/capabilities.js';
+import { resolveTarget } from '../harness/target/resolve.js';
+import { planScenario, propertySkip } from '../harness/scenario/plan.js';
+import { targetView } from '../harness/engine/target-view.js';
+import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE } from '../harness/target/load.js';
+import { readProfile, type Profile } from '../harness/target/profile.js';
+import type { ResolvedTarget } from '../harness/target/types.js';
+import type { Transport } from '../harness/http/types.js';
+import type { InProcessTest, TestSet, TestVerdict } from './types.js';
+
+/** The seed of every property test here (fast-check); a kill by a property replays with FTF_FC_SEED=<this>. */
+export const PROPERTY_SEED = 2611;
+/** Runs per property: the defaults of specs/properties/event-paging.spec.ts (25) and model.spec.ts (20). */
+const PROPERTY_RUNS: Record<string, number> = { 'properties.paging-fenced-slice': 25, 'properties.paging-head-fence': 25, 'properties.model-stateful': 20 };
+
+interface Environment {
+  name: 'sandbox' | 'production';
+  profile: Profile;
+  /**
+   * The profile resolved without a server (URLs left embedded), the production guard applied: what a run's plan
+   * reads (capabilities, roles). A test it skips launches no server, so it reaches no mutant and Stryker never runs it.
+   */
+  planned: ResolvedTarget;
+  /** One schema registry per profile (compiled once): every launch of a profile has the same paths and fields. */
+  schemas?: SchemaRegistry;
+}
+
+export interface ConformanceTestOptions {
+  /** Only the tests whose id matches (FTF_MUTATION_TESTS in the plugin): the runner's self-test, a quick look. */
+  only?: RegExp;
+}
+
+/** The conformance test set (types.ts; every test-set module exports `testSet`) over the scenarios under specs/ (or FTF_SPECS_DIR) and the property tests. */
+export function testSet(options: ConformanceTestOptions = {}): TestSet {
+  const wire = createUndiciTransport();
+  return {
+    async load() {
+      const dir = process.env.FTF_SPECS_DIR ?? join(REPO_ROOT, 'specs');
+      const suite = loadScenarioSuite(dir, { clauses: loadClauseCatalogue().byId });
+      if (suite.problems.length > 0) throw new Error(`${suite.problems.length} scenario file(s) do not load, e.g. ${suite.problems[0]?.file}`);
+      const byId = new Map(suite.scenarios.map((s) => [s.id, s]));
+      const sandbox = environment('sandbox', REFERENCE_PROFILE);
+      const production = environment('production', REFERENCE_PRODUCTION_PROFILE);
+      const tests = suite.scenarios.filter((s) => s.formOf === undefined);
+      const all: InProcessTest[] = [
+        ...tests.map((s) => scenarioTest(s, byId, sandbox, wire)),
+        ...tests.filter((s) => scenarioTestTags(s).includes(PRODUCTION_TAG)).map((s) => scenarioTest(s, byId, production, wire)),
+        ...PROPERTY_TESTS.map((p) => propertyTest(p, sandbox, wire)),
+      ];
+      return options.only ? all.filter((t) => options.only!.test(t.id)) : all;
+    },
+    async loadCode() {
+      // The whole reference: server.ts imports the app, every route, domain, auth and http module (none is imported later).
+      await import('../reference/server.js');
+    },
+    async dispose() {
+      await wire.dispose?.();
+    },
+  };
+}
+
+function environment(name: Environment['name'], file: string): Environment {
+  const profile = readProfile(file);
+  return { name, profile, planned: withMutationGuard(resolveTarget(profile, { env: process.env, partial: true }), false) };
+}
+
+/** Launches a reference server of its own for `run`, closes it after; a server that does not start fails the test. */
+async function withServer(env: Environment, run: (target: ResolvedTarget, schemas: SchemaRegistry) => Promise<TestVerdict>): Promise<TestVerdict> {
+  // The reference's process-wide memos, emptied before this test's server is built (see the header).
+  (await import('../reference/domain/dates.js')).clearDateMemos();
+  let launch: EmbeddedLaunch;
+  try {
+    launch = await launchEmbedded(env.profile);
+  } catch (error) {
+    return { status: 'failed', message: `the reference server did not start: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  try {
+    const { target } = launch;
+    env.schemas ??= schemaRegistry({ paths: target.paths, fields: target.fields, records: target.records });
+    return await run(target, env.schemas);
+  } finally {
+    await launch.close();
+  }
+}
+
+function scenarioTest(scenario: Scenario, byId: ReadonlyMap<string, Scenario>, env: Environment, wire: Transport): InProcessTest {
+  return {
+    id: `${env.name}:${scenario.id}`,
+    name: `${env.name}: ${scenario.id}: ${scenario.title}`,
+    fileName: scenario.source.file,
+    run: async () => {
+      // The run's own plan (scenario/plan.ts), before any server: a skip here is the run's skip too.
+      const plan = planScenario(scenario, byId, { capabilities: env.planned.capabilities, view: targetView(env.planned) });
+      if (plan.skip !== undefined) return { status: 'skipped', reason: plan.skip };
+      return withServer(env, async (target, schemas) => {
+        // The command line's opt-in to writes on production is off, as in `run` without --allow-mutations.
+        const result = await runInProcess(scenario, byId, { target, schemas, wire, cliAllowsMutations: false, runIdPrefix: 'mc' });
+        const { status } = result.record;
+        if (status === 'passed') return { status: 'passed' };
+        if (status === 'skipped' || status === 'not-applicable') return { status: 'skipped', reason: result.record.reason ?? status };
+        const clauses = result.record.clauses.length ? ` (clauses ${result.record.clauses.join(', ')})` : '';
+        return { status: 'failed', message: `${status} ${result.record.code ?? ''}${clauses}: ${(result.message ?? result.record.reason ?? '').split('\n').slice(0, 6).join('\n')}` };
+      });
+    },
+  };
+}
+
+function propertyTest(p: PropertyTest, env: Environment, wire: Transport): InProcessTest {
+  return {
+    id: `property:${p.id}`,
+    name: `property: ${p.id}: ${p.title}`,
+    run: async () => {
+      const skip = propertySkip(p, { capabilities: env.planned.capabilities, view: targetView(env.planned) });
+      if (skip !== undefined) return { status: 'skipped', reason: skip };
+      return withServer(env, (target, schemas) => runProperty(p, target, schemas, wire));
+    },
+  };
+}
+
+async function runProperty(p: PropertyTest, target: ResolvedTarget, schemas: SchemaRegistry, wire: Transport): Promise<TestVerdict> {
+  const log = new RunLog();
+  const wired = wireEngine({ target, schemas, wire, sinks: [log], writeGuard: { allowMutations: false } });
+  const deps = { target, schemas, transport: wired.transport, auth: wired.auth, redact: wired.redact };
+  const settings: PropertySettings = { numRuns: PROPERTY_RUNS[p.id] ?? 20, seed: PROPERTY_SEED, path: undefined, endOnFailure: true };
+  const common = { title: p.title, settings, timeLimitMs: Math.round(target.timeouts.scenarioMs * 0.75), command: `FTF_FC_SEED=${PROPERTY_SEED} (npm run mutation:code)` };
+  const started = performance.now();
+  try {
+    if (p.id === 'boundaries.amounts' || p.id === 'properties.model-stateful') {
+      const skip = mutationSkipReason(target, ['mutation'], false) ?? modelSkipReasonFor(p.id, target);
+      if (skip) return { status: 'skipped', reason: skip };
+      const api = new ModelApi(deps);
+      if (p.id === 'boundaries.amounts') {
+        const run = await runAmountBoundaries(api, target);
+        const failed = run.checks.filter((c) => !c.passed);
+        if (failed.length) throw new CheckFailure(failed);
+        return { status: 'passed' };
+      }
+      const prepared = await prepareModelProperty(api, new EventsApi(deps), log, target, { ...common, maxCommands: DEFAULT_MAX_COMMANDS, replayPath: undefined });
+      if (prepared.skip) return { status: 'skipped', reason: prepared.skip };
+      await prepared.run();
+      return { status: 'passed' };
+    }
+    const fence = p.id === 'properties.paging-head-fence' ? 'head' : 'event';
+    const prepared = await preparePagingProperty(new EventsApi(deps), log, target, { ...common, fence });
+    if (prepared.skip) return { status: 'skipped', reason: prepared.skip };
+    await prepared.run();
+    return { status: 'passed' };
+  } catch (error) {
+    const message = wired.redact(error instanceof Error ? error.message : String(error));
+    return { status: 'failed', message: `${message.split('\n').slice(0, 8).join('\n')}\n(after ${Math.round(performance.now() - started)} ms)` };
+  }
+}

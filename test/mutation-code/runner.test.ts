@@ -1,0 +1,128 @@
+/**
+ * The in-process mutation runner (src/mutation-code/runner.ts) on a fixture module instrumented by Stryker's own
+ * instrumenter (mutant switching, as in a Stryker sandbox), with three mutants: one its tests kill, one they cannot
+ * see (it survives), one in module-level code (static: only a load with the mutant on shows it). Runs in a few seconds;
+ * the plugin inside Stryker itself is exercised by `npm run mutation:code` (docs/mutation-code.md).
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { createInjector } from 'typed-inject';
+import { createInstrumenter } from '@stryker-mutator/instrumenter';
+import type { Mutant } from '@stryker-mutator/api/core';
+import { InProcessTestRunner } from '../../src/mutation-code/runner.js';
+import type { InProcessTest, TestSet } from '../../src/mutation-code/types.js';
+
+// add(2, 0) cannot tell a + b from a - b; an empty body returns undefined; GREETING is read when the module loads.
+const FIXTURE = `export const GREETING = 'hello';
+export function add(a: number, b: number): number {
+  return a + b;
+}
+`;
+
+type Fixture = { GREETING: string; add(a: number, b: number): number };
+
+const quiet = (): boolean => false;
+const noop = (): void => undefined;
+const logger = { isTraceEnabled: quiet, isDebugEnabled: quiet, isInfoEnabled: quiet, isWarnEnabled: quiet, isErrorEnabled: quiet, isFatalEnabled: quiet, trace: noop, debug: noop, info: noop, warn: noop, error: noop, fatal: noop };
+
+let dir: string;
+let file: string;
+let mutants: readonly Mutant[];
+let loads = 0;
+
+/** The fixture's tests; each set imports its own instance of the module (a fresh process, for the runner). */
+function fixtureTests(): TestSet {
+  return {
+    async load() {
+      const url = `${pathToFileURL(file).href}?instance=${++loads}`;
+      let sut: Fixture | undefined;
+      const get = async (): Promise<Fixture> => (sut ??= (await import(url)) as Fixture);
+      const test = (id: string, body: (s: Fixture) => boolean): InProcessTest => ({
+        id,
+        name: id,
+        run: async () => ((await body(await get())) ? { status: 'passed' } : { status: 'failed', message: `${id}: expectation not met` }),
+      });
+      this.loadCode = async () => void (await get());
+      return [test('greets', (s) => s.GREETING.length > 0), test('adds', (s) => s.add(2, 0) === 2), test('idle', () => true)];
+    },
+    loadCode: async () => undefined,
+  };
+}
+
+const byMutator = (name: string): Mutant => {
+  const found = mutants.find((m) => m.mutatorName === name);
+  assert.ok(found, `the instrumenter made no ${name} mutant: ${mutants.map((m) => m.mutatorName).join(', ')}`);
+  return found;
+};
+
+const strykerNs = (): Record<string, unknown> => ((globalThis as { __stryker__?: Record<string, unknown> }).__stryker__ ??= {});
+
+describe('in-process mutation runner (fixture module)', () => {
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ftf-mutation-runner-'));
+    file = join(dir, 'sut.mts');
+    const instrumenter = createInstrumenter(createInjector().provideValue('logger', logger).provideValue('getLogger', () => logger));
+    const result = await instrumenter.instrument([{ name: file, content: FIXTURE, mutate: true }], { plugins: null, excludedMutations: [], ignorers: [] });
+    mutants = result.mutants;
+    writeFileSync(file, result.files[0]!.content);
+    delete strykerNs().mutantCoverage;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('records coverage per test in the dry run, static coverage while the module loads, and kills by a named test', async () => {
+    const runner = new InProcessTestRunner(fixtureTests());
+    await runner.init();
+    try {
+      const dry = await runner.dryRun({ coverageAnalysis: 'perTest' });
+      assert.equal(dry.status, 'complete');
+      if (dry.status !== 'complete') return;
+      assert.deepEqual(dry.tests.map((t) => [t.id, t.status]), [['greets', 0], ['adds', 0], ['idle', 0]]);
+      const greeting = byMutator('StringLiteral');
+      const body = byMutator('BlockStatement');
+      const plus = byMutator('ArithmeticOperator');
+      const coverage = dry.mutantCoverage!;
+      // The module loaded before the first test (loadCode): its top level is static coverage, nobody's test.
+      assert.ok(coverage.static[greeting.id], 'the module-level string is static');
+      assert.equal(coverage.perTest.greets?.[greeting.id], undefined);
+      assert.ok(coverage.perTest.adds?.[body.id] && coverage.perTest.adds[plus.id], 'add() is reached by adds');
+      assert.equal(coverage.perTest.idle?.[body.id], undefined, 'idle reaches nothing');
+
+      const killed = await runner.mutantRun({ activeMutant: body, testFilter: ['adds'], disableBail: false, mutantActivation: 'runtime' });
+      assert.deepEqual(killed.status === 'killed' && [killed.killedBy, killed.nrOfTests], [['adds'], 1]);
+      assert.match(killed.status === 'killed' ? killed.failureMessage : '', /adds: expectation not met/);
+
+      const survived = await runner.mutantRun({ activeMutant: plus, testFilter: ['adds'], disableBail: false, mutantActivation: 'runtime' });
+      assert.deepEqual(survived, { status: 'survived', nrOfTests: 1 });
+      assert.equal(strykerNs().activeMutant, undefined, 'the mutant is switched off after its run');
+
+      // A static mutant in an environment already loaded: the runner refuses (Stryker gives it a fresh process).
+      const refused = await runner.mutantRun({ activeMutant: greeting, disableBail: false, mutantActivation: 'static' });
+      assert.equal(refused.status, 'error');
+    } finally {
+      await runner.dispose();
+    }
+  });
+
+  it('a static mutant loads with the mutant on in a fresh environment and is killed there; runtime switching cannot see it', async () => {
+    const greeting = byMutator('StringLiteral');
+    const loaded = new InProcessTestRunner(fixtureTests());
+    await loaded.init();
+    await loaded.dryRun({ coverageAnalysis: 'off' });
+    // Switched on after the module loaded: the constant is already 'hello'.
+    assert.deepEqual(await loaded.mutantRun({ activeMutant: greeting, disableBail: false, mutantActivation: 'runtime' }), { status: 'survived', nrOfTests: 3 });
+    await loaded.dispose();
+
+    const fresh = new InProcessTestRunner(fixtureTests());
+    await fresh.init();
+    try {
+      const result = await fresh.mutantRun({ activeMutant: greeting, disableBail: false, mutantActivation: 'static' });
+      assert.deepEqual(result.status === 'killed' ? result.killedBy : result, ['greets']);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});
