@@ -31,10 +31,13 @@ export default {
   dryRunTimeoutMinutes: 30,
   // A rerun tests only the mutants of code that changed since (or whose result the file does not hold).
   incremental: true,
-  incrementalFile: 'reports/stryker/incremental.json',
+  // Stryker's files live in .ftf/stryker/, not reports/: its reports embed the reference's source (e.g. `access_token:`
+  // fields of auth/tokens.ts), and every file under reports/ is a run's output that the run's leak scan reads (a
+  // `run` after mutation:code would end FTF_E_SECRET_LEAK and quarantine them).
+  incrementalFile: '.ftf/stryker/incremental.json',
   reporters: ['clear-text', 'progress', 'json', 'html'],
-  jsonReporter: { fileName: 'reports/stryker/mutation.json' },
-  htmlReporter: { fileName: 'reports/stryker/mutation.html' },
+  jsonReporter: { fileName: '.ftf/stryker/mutation.json' },
+  htmlReporter: { fileName: '.ftf/stryker/mutation.html' },
   clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,

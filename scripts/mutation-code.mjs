@@ -10,7 +10,8 @@
 // The score of a sample is the score of that sample, not of the code; the incremental file keeps its results, so a
 // later run does not test those mutants again.
 // --list: print the selection and exit.
-// Writes reports/stryker/ (mutation.json, mutation.html, incremental.json, sample.json) and prints the summary that
+// Writes .ftf/stryker/ (mutation.json, mutation.html, incremental.json, sample.json, summary.md; not reports/, whose
+// files a run's leak scan reads: Stryker's reports embed the reference's source) and prints the summary that
 // docs/mutation-code.md records.
 import { spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -110,7 +111,7 @@ function draw(byFolder, n, random) {
 }
 
 const started = Date.now();
-const out = join(root, 'reports', 'stryker');
+const out = join(root, '.ftf', 'stryker');
 mkdirSync(out, { recursive: true });
 const args = ['run', 'stryker.config.mjs'];
 // The command runner (scripts/stryker-test.mjs): the whole suite through the CLI and Playwright per mutant, with no
@@ -121,7 +122,7 @@ if (sample !== undefined) {
   const byFolder = await listMutants();
   const { total, picks } = draw(byFolder, sample, rng(seed));
   writeFileSync(join(out, 'sample.json'), `${JSON.stringify({ seed, sample, total, byFolder: Object.fromEntries([...byFolder].map(([f, ms]) => [f, ms.length])), picks }, null, 2)}\n`);
-  console.log(`mutation:code: sample of ${picks.length} of ${total} mutants (${FOLDERS.map((f) => `${f} ${picks.filter((p) => p.folder === f).length}/${byFolder.get(f).length}`).join(', ')}), seed ${seed}; reports/stryker/sample.json`);
+  console.log(`mutation:code: sample of ${picks.length} of ${total} mutants (${FOLDERS.map((f) => `${f} ${picks.filter((p) => p.folder === f).length}/${byFolder.get(f).length}`).join(', ')}), seed ${seed}; .ftf/stryker/sample.json`);
   if (values.list) {
     for (const p of picks) console.log(`  ${p.range}  ${p.mutator}: ${p.replacement.split('\n')[0].slice(0, 80)}`);
     process.exit(0);
