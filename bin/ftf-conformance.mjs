@@ -29,7 +29,9 @@ const notInstalled = (missing) =>
     CANNOT_START,
     missing === 'tsx'
       ? `cannot start: 'tsx' is not installed. It runs the TypeScript sources of a clone and is a devDependency: run \`npm ci\` in ${new URL('..', import.meta.url).pathname}, or \`npm run build\` before \`npm ci --omit=dev\` to run the compiled dist/ (docs/package.md)`
-      : `cannot start: '${missing}' is not installed. Run \`npm ci\` (or \`npm ci --omit=dev\`) in ${new URL('..', import.meta.url).pathname}`,
+      : missing.startsWith('/') || missing.startsWith('file:')
+        ? `cannot start: the file '${missing}' is missing from the installation (a broken or partial install). Reinstall the package, or run \`npm ci\` in ${new URL('..', import.meta.url).pathname}`
+        : `cannot start: '${missing}' is not installed. Run \`npm ci\` (or \`npm ci --omit=dev\`) in ${new URL('..', import.meta.url).pathname}`,
   );
 const crash = (error) => die(INTERNAL, `internal error: ${error instanceof Error ? error.message : String(error)}`);
 process.on('uncaughtException', crash);

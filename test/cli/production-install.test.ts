@@ -337,7 +337,7 @@ describe('installable package: npm pack, production install of the tarball into 
     // yaml is bundled (dist/vendor/yaml.js): a package whose vendor file is gone is as broken as one missing a package.
     const noYaml = without(join(app, 'node_modules', pkg.name, 'dist', 'vendor', 'yaml.js'), () => npx(['list']));
     assert.equal(noYaml.status, 2, noYaml.stderr);
-    assert.match(noYaml.stderr, /cannot start: '[^']*dist\/vendor\/yaml\.js' is not installed/);
+    assert.match(noYaml.stderr, /cannot start: the file '[^']*dist\/vendor\/yaml\.js' is missing from the installation \(a broken or partial install\)/);
     const noPlaywright = without(join(app, 'node_modules', '@playwright/test'), () => npx(['run', '--target', 'target.yaml', '--grep', 'resources\\.health\\b']));
     assert.equal(noPlaywright.status, 2, noPlaywright.stderr);
     assert.match(noPlaywright.stderr, /@playwright\/test/);

@@ -116,8 +116,9 @@ export function allureTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 export function requireAllureCli(): string {
   const cli = allureCli();
   // The Allure CLI is a devDependency: a production install (npm ci --omit=dev) has no HTML report, only the results.
-  if (!existsSync(cli)) {
-    throw new FtfError('FTF_E_ALLURE_MISSING', `the Allure CLI is not installed (${cli} is missing; it is a devDependency)`, {
+  if (cli === undefined || !existsSync(cli)) {
+    const what = cli === undefined ? "the package 'allure' cannot be found from this installation" : `${cli} is missing`;
+    throw new FtfError('FTF_E_ALLURE_MISSING', `the Allure CLI is not installed (${what}; it is a devDependency)`, {
       hint: 'install it with `npm install --no-save allure` (or a full `npm ci`); the allure-results folder is complete without it',
     });
   }
@@ -138,10 +139,11 @@ export function withoutAnalytics(html: string): string {
  * The Allure CLI's cli.js, found like an import (in the repository's node_modules, or hoisted beside an installed
  * package); the package exports only its library entry (dist/index.js), so cli.js is two folders above it.
  */
-function allureCli(): string {
+/** Where Node resolves the allure package from this module; undefined when it is not installed (no made-up path). */
+function allureCli(): string | undefined {
   try {
     return join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
   } catch {
-    return join(REPO_ROOT, 'node_modules', 'allure', 'cli.js');
+    return undefined;
   }
 }
