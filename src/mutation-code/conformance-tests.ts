@@ -7,6 +7,10 @@
  *   (engine/in-process.ts: the same engine, checks and outcome record as `run`, the same as `ftf-conformance dev`).
  * - `production:<id>`: the scenarios tagged @production against the reference in production mode
  *   (fixtures/targets/reference-production.yaml, the `production` project), the production guard on.
+ * - `no-control:<id>`: the scenarios that have a clock-less form, run as that form against the reference without
+ *   the control API (fixtures/targets/reference-no-control.yaml, CI's no-control stage): the only tests that judge
+ *   the reference's clock in real time (a token's life, a uid's rotation, an issue after the cut-off). The rest of
+ *   that stage runs as in sandbox and is left out.
  * - `property:<id>`: the property tests (specs/properties: paging, the stateful model, the amount boundaries) against
  *   the sandbox profile, through the same library calls as their spec files, with a FIXED seed (PROPERTY_SEED) and no
  *   shrinking: a mutant is judged by the same command sequences every time, and a kill can be replayed.
@@ -58,7 +62,7 @@ export const PROPERTY_SEED = 2611;
 const PROPERTY_RUNS: Record<string, number> = { 'properties.paging-fenced-slice': 25, 'properties.paging-head-fence': 25, 'properties.model-stateful': 20 };
 
 interface Environment {
-  name: 'sandbox' | 'production';
+  name: 'sandbox' | 'production' | 'no-control';
   profile: Profile;
   /**
    * The profile resolved without a server (URLs left embedded), the production guard applied: what a run's plan
@@ -85,11 +89,14 @@ export function testSet(options: ConformanceTestOptions = {}): TestSet {
       const byId = new Map(suite.scenarios.map((s) => [s.id, s]));
       const sandbox = environment('sandbox', REFERENCE_PROFILE);
       const production = environment('production', REFERENCE_PRODUCTION_PROFILE);
+      const noControl = environment('no-control', join(REPO_ROOT, 'fixtures', 'targets', 'reference-no-control.yaml'));
       const tests = suite.scenarios.filter((s) => s.formOf === undefined);
       const all: InProcessTest[] = [
         ...tests.map((s) => scenarioTest(s, byId, sandbox, wire)),
         ...tests.filter((s) => scenarioTestTags(s).includes(PRODUCTION_TAG)).map((s) => scenarioTest(s, byId, production, wire)),
         ...PROPERTY_TESTS.map((p) => propertyTest(p, sandbox, wire)),
+        // Last (they wait in real time): the clock-less forms, where the reference's real-time clock is judged.
+        ...tests.filter((s) => s.clocklessForm !== undefined).map((s) => scenarioTest(s, byId, noControl, wire)),
       ];
       return options.only ? all.filter((t) => options.only!.test(t.id)) : all;
     },
