@@ -24,23 +24,28 @@ import { Redactor } from '../src/harness/http/redactor.js';
 import { REPO_ROOT } from '../src/harness/repo-root.js';
 import { loadTargetProfile, REFERENCE_PROFILE } from '../src/harness/target/load.js';
 import { flattenTests, runBounded, type BoundedRun, type PlaywrightJson } from '../src/selftest/catalogue-run.js';
+import { playwrightCli } from '../src/cli/playwright.js';
 import { median, startServerChild, traverse, waitedChildrenCpuMs, type ServerInfo } from './lib/children.js';
 import type { Benchmark, Figure } from './lib/summary.js';
 import { NEWMAN_COLLECTION, privateDir, writeProfile, writeWorkflow, type WorkflowFiles, type WorkflowTarget } from './lib/workflows.js';
 
 const PEERS = join(REPO_ROOT, 'bench', 'peers', 'node_modules');
 const PEER_RUN = join(REPO_ROOT, 'bench', 'lib', 'peer-run.mjs');
+const PLAYWRIGHT_FLOOR = join(REPO_ROOT, 'bench', 'lib', 'playwright-floor', 'playwright.config.mjs');
+/** Tools that run one workload only: Playwright alone sends nothing, it is the floor of the one-scenario run (w1). */
+const ONLY_W1: readonly Tool[] = ['playwright'];
 const SECRET_ENV = 'FTF_PRIMARY_CLIENT_SECRET';
 /** Hang guard of one process (not a measurement bound). */
 const PROCESS_BOUND_MS = 600_000;
 const NOT_INSTALLED = 'not installed (npm run bench:setup)';
 
-export const TOOLS = ['bare', 'engine', 'cli', 'stepci', 'newman'] as const;
+export const TOOLS = ['bare', 'engine', 'cli', 'playwright', 'stepci', 'newman'] as const;
 export type Tool = (typeof TOOLS)[number];
 export const TOOL_NAMES: Record<Tool, string> = {
   bare: 'bare undici script',
   engine: 'ftf engine path',
   cli: 'ftf CLI, every reporter',
+  playwright: 'Playwright alone',
   stepci: 'Step CI',
   newman: 'Newman',
 };
@@ -110,6 +115,12 @@ async function once(tool: Tool, wf: WorkflowFiles, ctx: Context, run: number): P
     if (e.exitCode !== 0) throw failure(tool, e, ctx);
     return { wallMs: e.wallMs, inToolMs: (JSON.parse(e.stdout.trim().split('\n').pop() ?? '{}') as { inToolMs: number }).inToolMs };
   }
+  if (tool === 'playwright') {
+    // The floor under any run through Playwright's runner (issue 28): one empty test, one worker, no reporter.
+    const e = await node([playwrightCli(), 'test', '-c', PLAYWRIGHT_FLOOR], cleanEnv({}));
+    if (e.exitCode !== 0) throw failure(tool, e, ctx);
+    return { wallMs: e.wallMs, inToolMs: Number.NaN };
+  }
   if (tool === 'cli') {
     const out = join(ctx.dir, `cli-${run}`);
     const e = await node(
@@ -169,9 +180,10 @@ export async function realPath(rounds = 3, workflows: Array<{ name: string; gets
     for (const w of workflows) {
       const files = writeWorkflow(dir, w.name, w.gets, target);
       await once('bare', files, ctx, run++); // warm the server (JIT, connection handling) before measuring
-      const samples = new Map<Tool, Sample[]>(tools.map((t) => [t, []]));
+      const here = tools.filter((t) => w.gets === 1 || !ONLY_W1.includes(t));
+      const samples = new Map<Tool, Sample[]>(here.map((t) => [t, []]));
       for (let i = 0; i < rounds; i++) {
-        const order = tools.map((_, k) => tools[(k + i) % tools.length] as Tool);
+        const order = here.map((_, k) => here[(k + i) % here.length] as Tool);
         for (const t of order) {
           const cpu0 = waitedChildrenCpuMs();
           const s = await once(t, files, ctx, run++);
@@ -181,7 +193,7 @@ export async function realPath(rounds = 3, workflows: Array<{ name: string; gets
       out.push({
         name: w.name,
         gets: w.gets,
-        tools: TOOLS.map((t) => (tools.includes(t) ? { tool: t, samples: samples.get(t) ?? [] } : { tool: t, samples: [], skipped: NOT_INSTALLED })),
+        tools: TOOLS.map((t) => (here.includes(t) ? { tool: t, samples: samples.get(t) ?? [] } : { tool: t, samples: [], skipped: tools.includes(t) ? 'the one-scenario floor: w1 only' : NOT_INSTALLED })),
       });
     }
     return { rounds, workflows: out, load: { start, end: loadavg() } };
@@ -204,7 +216,8 @@ export function printRealPath(r: RealPathResult): void {
         continue;
       }
       const list = (k: keyof Sample): string => t.samples.map((s) => (s[k] ?? Number.NaN).toFixed(0)).join(' / ');
-      console.log(`    ${TOOL_NAMES[t.tool].padEnd(24)} whole process ms ${list('wallMs')} (median ${med(t, 'wallMs').toFixed(0)}), its CPU ms ${list('cpuMs')} (median ${med(t, 'cpuMs').toFixed(0)}), in-tool ms ${list('inToolMs')} (median ${med(t, 'inToolMs').toFixed(0)}, ${ms(med(t, 'inToolMs') / (w.gets + 1))} per request)`);
+      const inTool = Number.isNaN(med(t, 'inToolMs')) ? '' : `, in-tool ms ${list('inToolMs')} (median ${med(t, 'inToolMs').toFixed(0)}, ${ms(med(t, 'inToolMs') / (w.gets + 1))} per request)`;
+      console.log(`    ${TOOL_NAMES[t.tool].padEnd(24)} whole process ms ${list('wallMs')} (median ${med(t, 'wallMs').toFixed(0)}), its CPU ms ${list('cpuMs')} (median ${med(t, 'cpuMs').toFixed(0)})${inTool}`);
     }
   }
 }
@@ -216,7 +229,7 @@ export function realPathFigures(r: RealPathResult): Figure[] {
     const bare = w.tools.find((t) => t.tool === 'bare');
     if (!bare) continue;
     for (const t of w.tools.filter((x) => x.tool !== 'bare')) {
-      for (const k of ['wallMs', 'cpuMs', 'inToolMs'] as const) {
+      for (const k of t.tool === 'playwright' ? (['wallMs', 'cpuMs'] as const) : (['wallMs', 'cpuMs', 'inToolMs'] as const)) {
         const what = { wallMs: 'whole process', cpuMs: 'whole-process CPU', inToolMs: 'in-tool' }[k];
         const figure = `${w.name} (token + ${w.gets} GET${w.gets > 1 ? 's' : ''}) ${what}, ${TOOL_NAMES[t.tool]}`;
         const against = `bare undici script, ${what}`;
@@ -229,6 +242,26 @@ export function realPathFigures(r: RealPathResult): Figure[] {
         rows.push({ benchmark: 'real path', figure, against, ratio: med(t, k) / med(bare, k), detail: `${ms(med(t, k))} vs ${ms(med(bare, k))}${perRequest} (medians of ${t.samples.length})` });
       }
     }
+    if (w.gets === 1) rows.push(...oneScenarioFigures(w));
+  }
+  return rows;
+}
+
+/**
+ * Issue 28's row: the one-scenario run (w1) as a whole process against Playwright alone (goal <= 1.25) and
+ * against Step CI (goal: below it), measured in the same rounds as everything above.
+ */
+function oneScenarioFigures(w: WorkflowResult): Figure[] {
+  const of = (tool: Tool): ToolRuns | undefined => w.tools.find((t) => t.tool === tool && !t.skipped && t.samples.length > 0);
+  const [cli, floor, stepci] = [of('cli'), of('playwright'), of('stepci')];
+  const rows: Figure[] = [];
+  for (const [against, base, goal] of [['Playwright alone, whole process', floor, '<= 1.25'], ['Step CI, whole process', stepci, '< 1']] as const) {
+    const figure = 'one-scenario run (w1), whole process, ftf CLI (every reporter)';
+    if (!cli || !base) {
+      rows.push({ benchmark: 'real path', figure, against, goal, detail: '', skipped: base === stepci ? NOT_INSTALLED : 'not measured' });
+      continue;
+    }
+    rows.push({ benchmark: 'real path', figure, against, goal, ratio: med(cli, 'wallMs') / med(base, 'wallMs'), detail: `${ms(med(cli, 'wallMs'))} vs ${ms(med(base, 'wallMs'))} (medians of ${cli.samples.length})` });
   }
   return rows;
 }
