@@ -26,7 +26,10 @@ test('appends only what the file lacks; every line is read back, a torn last lin
   appendToDigestFile(file, []);
   assert.equal(readFileSync(file, 'utf8').split('\n').filter(Boolean).length, 2, 'one line per append with digests, none for an empty one');
   appendFileSync(file, '[{"n":30,"p":1,"d":"ab'); // a crash mid-append
+  const after = 'a-secret-announced-after-the-torn-line-0123';
+  addToDigestFile(file, [after]);
   const read = readDigestFile(file);
+  assert.equal(read.find(`x ${after} y`).length, 1, 'an append after a torn line is read: it starts a line of its own');
   assert.ok(new DigestSet(digestsOfValue(secretA)).toJSON().every((d) => read.toJSON().some((x) => x.d === d.d)), 'first line read');
   assert.ok(digestsOfValue(secretB).filter((d) => d.n >= 8).every((d) => read.toJSON().some((x) => x.d === d.d)), 'second line read');
   assert.equal(read.find(`x ${secretB} y`).length, 1, 'a value of the file is found in text');
