@@ -7,7 +7,10 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'ftf-conformance',
-  plugins: ['./scripts/stryker-runner.mjs'],
+  plugins: ['./scripts/stryker-runner.mjs', './scripts/stryker-ignorer.mjs'],
+  // Fault and variant switches, and code only they let run, are ignored with their reason in the report: the reference
+  // under test has none on, and the fault and variant matrices judge them (scripts/stryker-ignorer.mjs).
+  ignorers: ['ftf-switches'],
   // The runner and the tests are the sandbox's TypeScript (src/mutation-code), loaded through tsx.
   testRunnerNodeArgs: ['--import', 'tsx'],
   // Only with `--runner command` (mutation-code.mjs): Stryker's command runner, the whole suite through the CLI.

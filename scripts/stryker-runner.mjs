@@ -11,6 +11,7 @@
 // FTF_MUTATION_TEST_SET: the module (relative to the sandbox) whose `testSet()` gives the tests; default the
 // conformance suite, src/mutation-code/conformance-tests.ts. The runner's self-test gives a fixture set
 // (test/mutation-code/). FTF_MUTATION_TESTS: a regular expression; only the tests whose id matches run.
+// FTF_MUTATION_TEST_CONCURRENCY: how many of a mutant's tests run side by side (default 4; 1 = one after another).
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { commonTokens, declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
@@ -32,7 +33,8 @@ class FtfConformanceTestRunner {
       const { InProcessTestRunner } = await import(sandbox('src/mutation-code/runner.ts'));
       const { testSet } = await import(sandbox(process.env.FTF_MUTATION_TEST_SET || DEFAULT_TEST_SET));
       const only = process.env.FTF_MUTATION_TESTS ? new RegExp(process.env.FTF_MUTATION_TESTS) : undefined;
-      this.#runner = new InProcessTestRunner(testSet(only ? { only } : {}));
+      const concurrency = Number(process.env.FTF_MUTATION_TEST_CONCURRENCY);
+      this.#runner = new InProcessTestRunner(testSet(only ? { only } : {}), Number.isInteger(concurrency) && concurrency > 0 ? { testConcurrency: concurrency } : {});
       this.logger.debug('ftf-conformance runner ready in %s', process.cwd());
     }
     return this.#runner;

@@ -126,3 +126,67 @@ describe('in-process mutation runner (fixture module)', () => {
     }
   });
 });
+
+describe('in-process mutation runner: a mutant\'s tests side by side', () => {
+  /** Tests that wait for a gate the test body opens, recording how many run at once and which started. */
+  function gatedTests(verdicts: readonly boolean[]): { set: TestSet; started: string[]; maxInFlight: () => number; release: () => void } {
+    const started: string[] = [];
+    let inFlight = 0;
+    let max = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const tests = verdicts.map((passes, i): InProcessTest => ({
+      id: `t${i}`,
+      name: `t${i}`,
+      run: async () => {
+        started.push(`t${i}`);
+        max = Math.max(max, ++inFlight);
+        // A failing test fails at once; the passing ones wait for the gate (a test still running when a kill comes).
+        if (passes) await gate;
+        inFlight--;
+        return passes ? { status: 'passed' } : { status: 'failed', message: `t${i} failed` };
+      },
+    }));
+    return { set: { load: async () => tests, loadCode: async () => undefined }, started, maxInFlight: () => max, release: () => open() };
+  }
+  const mutant = { id: '1', fileName: 'x.ts', mutatorName: 'StringLiteral', replacement: '""', location: { start: { line: 1, column: 0 }, end: { line: 1, column: 1 } } } as unknown as Mutant;
+
+  it('runs up to testConcurrency tests at once, and a survivor runs them all', async () => {
+    const tests = gatedTests([true, true, true, true, true]);
+    const runner = new InProcessTestRunner(tests.set, { testConcurrency: 3 });
+    await runner.init();
+    const run = runner.mutantRun({ activeMutant: mutant, disableBail: false, mutantActivation: 'runtime' });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(tests.started, ['t0', 't1', 't2'], 'three start before any ends');
+    tests.release();
+    assert.deepEqual(await run, { status: 'survived', nrOfTests: 5 });
+    assert.equal(tests.maxInFlight(), 3);
+    await runner.dispose();
+  });
+
+  it('a kill starts no further test, waits for those running, and names the killer', async () => {
+    const tests = gatedTests([true, false, true, true]);
+    const runner = new InProcessTestRunner(tests.set, { testConcurrency: 2 });
+    await runner.init();
+    const run = runner.mutantRun({ activeMutant: mutant, disableBail: false, mutantActivation: 'runtime' });
+    let settled = false;
+    void run.then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 't0 still runs: the verdict waits for it (its server must close before the mutant is off)');
+    tests.release();
+    const result = await run;
+    assert.deepEqual(result.status === 'killed' && [result.killedBy, result.nrOfTests], [['t1'], 2]);
+    assert.deepEqual(tests.started, ['t0', 't1'], 'no test starts after the kill');
+    await runner.dispose();
+  });
+
+  it('with testConcurrency 1 the tests run one after another', async () => {
+    const tests = gatedTests([true, true]);
+    tests.release();
+    const runner = new InProcessTestRunner(tests.set, { testConcurrency: 1 });
+    await runner.init();
+    assert.deepEqual(await runner.mutantRun({ activeMutant: mutant, disableBail: false, mutantActivation: 'runtime' }), { status: 'survived', nrOfTests: 2 });
+    assert.equal(tests.maxInFlight(), 1);
+    await runner.dispose();
+  });
+});
