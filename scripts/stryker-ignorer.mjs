@@ -86,4 +86,4 @@ export class SwitchIgnorer {
   }
 }
 
-export const strykerPlugins = [declareClassPlugin(PluginKind.Ignorer, 'ftf-switches', SwitchIgnorer)];
+export const strykerPlugins = [declareClassPlugin(PluginKind.Ignore, 'ftf-switches', SwitchIgnorer)];

@@ -8,8 +8,11 @@ import { describe, it } from 'node:test';
 import { createInjector } from 'typed-inject';
 import { createInstrumenter } from '@stryker-mutator/instrumenter';
 import type { Mutant } from '@stryker-mutator/api/core';
+import { PluginKind } from '@stryker-mutator/api/plugin';
 // @ts-expect-error plain JavaScript plugin (Stryker's main process loads it without tsx); no declarations
-import { SwitchIgnorer } from '../../scripts/stryker-ignorer.mjs';
+import { SwitchIgnorer, strykerPlugins } from '../../scripts/stryker-ignorer.mjs';
+// @ts-expect-error the Stryker config is plain JavaScript; no declarations
+import strykerConfig from '../../stryker.config.mjs';
 
 const quiet = (): boolean => false;
 const noop = (): void => undefined;
@@ -39,6 +42,14 @@ function byText(source: string, mutants: readonly Mutant[]): Map<string, string[
 }
 
 describe('Stryker ignorer ftf-switches', () => {
+  it('is declared as the Ignore plugin that stryker.config.mjs names, from a file the config loads', () => {
+    const [plugin] = strykerPlugins as { kind: string; name: string }[];
+    assert.deepEqual([plugin?.kind, plugin?.name], [PluginKind.Ignore, 'ftf-switches']);
+    const config = strykerConfig as { ignorers?: string[]; plugins?: string[] };
+    assert.deepEqual(config.ignorers, ['ftf-switches']);
+    assert.ok(config.plugins?.includes('./scripts/stryker-ignorer.mjs'));
+  });
+
   it('ignores a fault switch and the branch only it lets run, with a reason; the rest of the condition stays mutated', async () => {
     const source = [
       'export function f(ctx: any, a: number, max: number) {',
