@@ -23,11 +23,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FOLDERS = ['domain', 'routes', 'auth', 'http'];
 
 const { values } = parseArgs({
-  options: { sample: { type: 'string' }, seed: { type: 'string' }, list: { type: 'boolean' }, runner: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  options: { folder: { type: 'string' }, sample: { type: 'string' }, seed: { type: 'string' }, list: { type: 'boolean' }, runner: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   allowPositionals: false,
 });
 if (values.help) {
-  console.log('usage: npm run mutation:code [-- --sample N [--seed S] [--list]] [--concurrency N] [--runner in-process|command]\n(docs/mutation-code.md)');
+  console.log('usage: npm run mutation:code [-- --folder domain,routes,auth,http | --sample N [--seed S] [--list]] [--concurrency N] [--runner in-process|command]\n(docs/mutation-code.md)');
   process.exit(0);
 }
 const runner = values.runner ?? 'in-process';
@@ -37,6 +37,17 @@ if (runner !== 'in-process' && runner !== 'command') {
 }
 if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) {
   console.error(`mutation:code: --concurrency must be a positive integer, got "${values.concurrency}"`);
+  process.exit(2);
+}
+// --folder: every mutant of these folders only. The incremental file keeps the results of the others (Stryker carries
+// a mutant it did not run over from the last report), so a full run can be done a folder at a time.
+const folders = values.folder === undefined ? undefined : values.folder.split(',').map((f) => f.trim());
+if (folders !== undefined && (folders.length === 0 || folders.some((f) => !FOLDERS.includes(f)))) {
+  console.error(`mutation:code: --folder takes a comma-separated list of ${FOLDERS.join(', ')}, got "${values.folder}"`);
+  process.exit(2);
+}
+if (folders !== undefined && (values.sample !== undefined || process.env.FTF_STRYKER_SAMPLE !== undefined)) {
+  console.error('mutation:code: --folder and --sample exclude each other');
   process.exit(2);
 }
 const sampleRaw = values.sample ?? process.env.FTF_STRYKER_SAMPLE;
@@ -120,6 +131,7 @@ const args = ['run', 'stryker.config.mjs'];
 // coverage per test, and the budget it had (the clean run's time x 1.5 + 30 s).
 if (runner === 'command') args.push('--testRunner', 'command', '--coverageAnalysis', 'off', '--timeoutFactor', '1.5', '--timeoutMS', '30000');
 if (values.concurrency !== undefined) args.push('--concurrency', values.concurrency);
+if (folders !== undefined) args.push('--mutate', folders.map((f) => `src/reference/${f}/**/*.ts`).join(','));
 if (sample !== undefined) {
   const byFolder = await listMutants();
   const { total, picks } = draw(byFolder, sample, rng(seed));

@@ -30,6 +30,10 @@ before(async () => {
       case '/api/v1/status':
         polls++;
         return json(res, 200, { status: polls >= 3 ? 'Issued' : 'Pending' });
+      case '/api/v1/pending-then-hang':
+        // The first request is answered (still pending); every later one hangs: only a bound ends it.
+        if (++polls > 1) return;
+        return json(res, 200, { status: 'Pending' });
       case '/api/v1/never':
         return json(res, 200, { status: 'Pending' });
       case '/api/v1/hang':
@@ -138,6 +142,18 @@ describe('engine bounds: poll', () => {
     assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED');
     assert.match(r.error?.message ?? '', /still false at the deadline \(100000 ms, 1 attempt\(s\), every 10000 ms\); last answer 200: \{"status":"Pending"\}/);
     assert.equal(polls, 1, 'no request after the deadline');
+  });
+  it('a request the deadline cuts short (it began with little time left) ends the poll at the deadline, not as the target\'s timeout', async () => {
+    polls = 0;
+    let now = 0;
+    // Fake time: the one sleep leaves 50 ms of the deadline; the second request hangs and its 50 ms bound cuts it.
+    const r = await run(scenarioFromYaml(poll('/pending-then-hang', 100_000, 10_000)), makeTarget(stub.url, { scenarioMs: 1_000_000 }), {
+      now: () => now,
+      sleep: async () => void (now = 100_000 - 50),
+    });
+    assert.equal(polls, 2, 'the second request was sent and cut');
+    assert.equal((r.error as { code?: string }).code, 'FTF_E_BOUND_EXCEEDED', r.error?.message);
+    assert.match(r.error?.message ?? '', /still false at the deadline \(100000 ms, 1 attempt\(s\), every 10000 ms\); last answer 200: \{"status":"Pending"\}/);
   });
 });
 

@@ -14,6 +14,7 @@ import { json, makeTarget, run, scenarioFromYaml, startStub, type Stub } from '.
 const ENTRIES = Array.from({ length: 7 }, (_, i) => ({ uid: `u${i + 1}` }));
 const SIZE = 3;
 let stub: Stub;
+let hangCalls = 0;
 
 before(async () => {
   stub = await startStub((req, res) => {
@@ -40,6 +41,11 @@ before(async () => {
       case '/api/v1/off': {
         const from = Number(q.get('offset') ?? 0);
         return json(res, 200, ENTRIES.slice(from, from + Number(q.get('limit') ?? 100)));
+      }
+      // The first walk is answered; every later request hangs (only a bound ends it).
+      case '/api/v1/hang-after-first': {
+        if (++hangCalls > 1) return undefined;
+        return json(res, 200, { data: ENTRIES.slice(0, SIZE), next: null });
       }
       case '/api/v1/loop': return json(res, 200, { data: [{ uid: 'x' }], next: 'same' });
       case '/api/v1/offsite': res.setHeader('link', '<http://elsewhere.invalid/api/v1/x>; rel="next"'); return json(res, 200, []);
@@ -134,6 +140,36 @@ steps:
     // Not "no complete response within 1 ms": the deadline, with the one walk made in time.
     assert.match(polled.error?.message ?? '', /still false at the deadline \(100000 ms, 1 walk\(s\) of 2 page\(s\)/);
     assert.equal(stub.requests.length - before, 4, 'one walk of two pages each, none after the deadline');
+  });
+
+  it('a walk the deadline cuts short (it began with little time left) ends the step at the deadline, not as the target\'s timeout', async () => {
+    // Fake time moves in sleeps only: the one sleep leaves 50 ms of the deadline, the next walk's request hangs, and
+    // its 50 ms bound (the time left, not the request's own bound) cuts it. Before: errored FTF_E_TARGET_TIMEOUT
+    // "no complete response within 50 ms", blaming the target.
+    const clockAt = (): { now: () => number; sleep: (ms: number) => Promise<void> } => {
+      let now = 0;
+      return { now: () => now, sleep: async () => void (now = 100_000 - 50) };
+    };
+    const yaml = (watch: string) => `
+id: t.cut
+title: cut
+covers: [T-ONE]
+steps:
+  - list: { of: subscriptions, request: { method: GET, path: /hang-after-first }, find: entry.uid == 'u2', until: "list.found.uid == 'nobody'",${watch} deadline_ms: 100000, interval_ms: 10000, as: subs }
+  - expect: { of: subs, where: ["subs.found.uid == 'u2'"] }
+`;
+    const target = targetWith(listPagingOf({ kind: 'cursor', param: 'after', next: '/next' }), '/data', 50, 1_000_000);
+    hangCalls = 0;
+    const watched = await run(scenarioFromYaml(yaml(' watch: true,')), target, clockAt());
+    assert.equal(watched.error, undefined, watched.error?.message);
+    assert.equal(hangCalls, 2, 'the second walk was sent and cut');
+    hangCalls = 0;
+    const polled = await run(scenarioFromYaml(yaml('')), target, clockAt());
+    assert.match(polled.error?.message ?? '', /still false at the deadline \(100000 ms, 1 walk\(s\)/);
+    // The first walk has the whole deadline: a target that does not answer it is the target's timeout.
+    hangCalls = 1;
+    const first = await run(scenarioFromYaml(yaml(' watch: true,').replace('deadline_ms: 100000', 'deadline_ms: 50')), target, clockAt());
+    assert.match(first.error?.message ?? '', /no complete response within/);
   });
 
   it('find stops at the first page holding the record', async () => {

@@ -15,6 +15,7 @@ import type { StepContext, StepHandler } from '../types.js';
 import { eachItems } from './parallel.js';
 import { interpolateString, toText } from '../../expressions/index.js';
 import { LIST_KEYS, type ListKey } from '../../target/paging.js';
+import { FtfError } from '../../../shared/errors.js';
 
 export const listStep: StepHandler<ListStep> = {
   kind: 'list',
@@ -81,8 +82,26 @@ async function pollWalk(l: ListStep['list'] & { of: ListKey }, ctx: StepContext,
   const interval = l.interval_ms ?? t.pollIntervalMs;
   const deadlineMs = deadlineOf(l.deadline_ms, t.pollDeadlineMs, ctx);
   const deadline = ctx.now() + deadlineMs;
+  const ownBoundMs = l.request.timeout_ms ?? t.requestMs;
+  let last: ListWalk | undefined;
   for (let attempt = 1; ; attempt++) {
-    const walk = await checked(ctx, l.of, () => walkList(ctx, l.of, l.request, { ...(find ? { find } : {}), maxTimeoutMs: () => Math.max(1, deadline - ctx.now()) }));
+    // Each page's exchange is bounded by the time left; `cut` says whether that, not the request's own bound, bound it.
+    let cut = false;
+    const maxTimeoutMs = (): number => {
+      const left = Math.max(1, deadline - ctx.now());
+      cut = left < ownBoundMs;
+      return left;
+    };
+    let walk: ListWalk;
+    try {
+      walk = await checked(ctx, l.of, () => walkList(ctx, l.of, l.request, { ...(find ? { find } : {}), maxTimeoutMs }));
+    } catch (e) {
+      // A walk the deadline cut short (a busy machine: it began with little time left) is the deadline reached, with
+      // the last complete walk; not the target's timeout. The first walk has the whole deadline: its timeout stands.
+      if (cut && last !== undefined && e instanceof FtfError && e.code === 'FTF_E_TARGET_TIMEOUT') return atDeadline(last, attempt - 1);
+      throw e;
+    }
+    last = walk;
     if (ctx.truth(l.until as string, { list: walk, attempt })) return walk;
     if (ctx.now() + interval >= deadline) return atDeadline(walk, attempt);
     await ctx.sleep(interval);

@@ -7,6 +7,7 @@ import { excerpt } from '../../checks/excerpt.js';
 import type { PollStep } from '../../scenario/types.js';
 import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
 import type { ResponseRecord, StepHandler } from '../types.js';
+import { FtfError } from '../../../shared/errors.js';
 
 export const pollStep: StepHandler<PollStep> = {
   kind: 'poll',
@@ -21,7 +22,16 @@ export const pollStep: StepHandler<PollStep> = {
     let last: ResponseRecord | undefined;
     for (let attempt = 1; ; attempt++) {
       const left = Math.max(1, deadline - ctx.now());
-      const { response } = await ctx.send(p.request, { extra: { attempt }, maxTimeoutMs: left });
+      let response: ResponseRecord;
+      try {
+        ({ response } = await ctx.send(p.request, { extra: { attempt }, maxTimeoutMs: left }));
+      } catch (e) {
+        // A request the deadline cut short (it began with little time left; a busy machine) is the deadline reached,
+        // not the target's timeout. The first request has the whole deadline: its timeout stands.
+        const cut = left < (p.request.timeout_ms ?? t.requestMs);
+        if (cut && last !== undefined && e instanceof FtfError && e.code === 'FTF_E_TARGET_TIMEOUT') throw stillFalse(last, attempt - 1);
+        throw e;
+      }
       last = response;
       if (ctx.truth(p.until, { response, attempt })) {
         if (p.as) ctx.vars[p.as] = response;
@@ -33,8 +43,12 @@ export const pollStep: StepHandler<PollStep> = {
         // 1 ms exchange bound, blaming the target. The deadline has passed.
         if (ctx.now() < deadline) continue;
       }
-      throw new StepError(ENGINE_ERROR_CODES.bound,
-        `poll ${last.method} ${ctx.redact(last.url)}: \`${p.until}\` still false at the deadline (${deadlineMs} ms, ${attempt} attempt(s), every ${interval} ms); last answer ${last.status}: ${excerpt(last.text, ctx.redact)}`,
+      throw stillFalse(last, attempt);
+    }
+
+    function stillFalse(answer: ResponseRecord, attempts: number): StepError {
+      return new StepError(ENGINE_ERROR_CODES.bound,
+        `poll ${answer.method} ${ctx.redact(answer.url)}: \`${p.until}\` still false at the deadline (${deadlineMs} ms, ${attempts} attempt(s), every ${interval} ms); last answer ${answer.status}: ${excerpt(answer.text, ctx.redact)}`,
         { at: ctx.location, hint: 'the target did not reach the expected state in time; raise deadline_ms (or timeouts.poll_deadline_ms) if it is just slow' });
     }
   },
