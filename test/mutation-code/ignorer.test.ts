@@ -5,8 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { createInjector } from 'typed-inject';
-import { createInstrumenter } from '@stryker-mutator/instrumenter';
+import { quietInstrumenter } from './instrumenter.js';
 import type { Mutant } from '@stryker-mutator/api/core';
 import { PluginKind } from '@stryker-mutator/api/plugin';
 // @ts-expect-error plain JavaScript plugin (Stryker's main process loads it without tsx); no declarations
@@ -14,12 +13,8 @@ import { SwitchIgnorer, strykerPlugins } from '../../scripts/stryker-ignorer.mjs
 // @ts-expect-error the Stryker config is plain JavaScript; no declarations
 import strykerConfig from '../../stryker.config.mjs';
 
-const quiet = (): boolean => false;
-const noop = (): void => undefined;
-const logger = { isTraceEnabled: quiet, isDebugEnabled: quiet, isInfoEnabled: quiet, isWarnEnabled: quiet, isErrorEnabled: quiet, isFatalEnabled: quiet, trace: noop, debug: noop, info: noop, warn: noop, error: noop, fatal: noop };
-
 async function mutantsOf(source: string): Promise<readonly Mutant[]> {
-  const instrumenter = createInstrumenter(createInjector().provideValue('logger', logger).provideValue('getLogger', () => logger));
+  const instrumenter = quietInstrumenter();
   const ignorer = new SwitchIgnorer();
   const { mutants } = await instrumenter.instrument([{ name: 'sut.ts', content: source, mutate: true }], { plugins: null, excludedMutations: [], ignorers: [ignorer] });
   return mutants;

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { createInjector } from 'typed-inject';
-import { createInstrumenter } from '@stryker-mutator/instrumenter';
+import { quietInstrumenter } from './instrumenter.js';
 import type { Mutant } from '@stryker-mutator/api/core';
 import { InProcessTestRunner } from '../../src/mutation-code/runner.js';
 import type { InProcessTest, TestSet } from '../../src/mutation-code/types.js';
@@ -24,10 +23,6 @@ export function add(a: number, b: number): number {
 `;
 
 type Fixture = { GREETING: string; add(a: number, b: number): number };
-
-const quiet = (): boolean => false;
-const noop = (): void => undefined;
-const logger = { isTraceEnabled: quiet, isDebugEnabled: quiet, isInfoEnabled: quiet, isWarnEnabled: quiet, isErrorEnabled: quiet, isFatalEnabled: quiet, trace: noop, debug: noop, info: noop, warn: noop, error: noop, fatal: noop };
 
 let dir: string;
 let file: string;
@@ -65,7 +60,7 @@ describe('in-process mutation runner (fixture module)', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ftf-mutation-runner-'));
     file = join(dir, 'sut.mts');
-    const instrumenter = createInstrumenter(createInjector().provideValue('logger', logger).provideValue('getLogger', () => logger));
+    const instrumenter = quietInstrumenter();
     const result = await instrumenter.instrument([{ name: file, content: FIXTURE, mutate: true }], { plugins: null, excludedMutations: [], ignorers: [] });
     mutants = result.mutants;
     writeFileSync(file, result.files[0]!.content);
