@@ -18,16 +18,17 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { readClassification, score, spotOf } from './mutation-code-score.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FOLDERS = ['domain', 'routes', 'auth', 'http'];
 
 const { values } = parseArgs({
-  options: { folder: { type: 'string' }, sample: { type: 'string' }, seed: { type: 'string' }, list: { type: 'boolean' }, runner: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  options: { report: { type: 'boolean' }, folder: { type: 'string' }, sample: { type: 'string' }, seed: { type: 'string' }, list: { type: 'boolean' }, runner: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   allowPositionals: false,
 });
 if (values.help) {
-  console.log('usage: npm run mutation:code [-- --folder domain,routes,auth,http | --sample N [--seed S] [--list]] [--concurrency N] [--runner in-process|command]\n(docs/mutation-code.md)');
+  console.log('usage: npm run mutation:code [-- --report | --folder domain,routes,auth,http | --sample N [--seed S] [--list]] [--concurrency N] [--runner in-process|command]\n(docs/mutation-code.md)');
   process.exit(0);
 }
 const runner = values.runner ?? 'in-process';
@@ -44,6 +45,10 @@ if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) 
 const folders = values.folder === undefined ? undefined : values.folder.split(',').map((f) => f.trim());
 if (folders !== undefined && (folders.length === 0 || folders.some((f) => !FOLDERS.includes(f)))) {
   console.error(`mutation:code: --folder takes a comma-separated list of ${FOLDERS.join(', ')}, got "${values.folder}"`);
+  process.exit(2);
+}
+if (values.report && (folders !== undefined || values.sample !== undefined || values.runner !== undefined || values.concurrency !== undefined)) {
+  console.error('mutation:code: --report runs no Stryker: it takes no --folder, --sample, --runner or --concurrency');
   process.exit(2);
 }
 if (folders !== undefined && (values.sample !== undefined || process.env.FTF_STRYKER_SAMPLE !== undefined)) {
@@ -132,7 +137,7 @@ const args = ['run', 'stryker.config.mjs'];
 if (runner === 'command') args.push('--testRunner', 'command', '--coverageAnalysis', 'off', '--timeoutFactor', '1.5', '--timeoutMS', '30000');
 if (values.concurrency !== undefined) args.push('--concurrency', values.concurrency);
 if (folders !== undefined) args.push('--mutate', folders.map((f) => `src/reference/${f}/**/*.ts`).join(','));
-if (sample !== undefined) {
+if (sample !== undefined && !values.report) {
   const byFolder = await listMutants();
   const { total, picks } = draw(byFolder, sample, rng(seed));
   writeFileSync(join(out, 'sample.json'), `${JSON.stringify({ seed, sample, total, byFolder: Object.fromEntries([...byFolder].map(([f, ms]) => [f, ms.length])), picks }, null, 2)}\n`);
@@ -150,7 +155,8 @@ if (!existsSync(join(env.FTF_SPEC_DIR, 'clauses.yaml'))) {
   console.error(`mutation:code: no clauses.yaml in ${env.FTF_SPEC_DIR} (set FTF_SPEC_DIR)`);
   process.exit(2);
 }
-const stryker = spawnSync(process.execPath, [join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), ...args], { cwd: root, stdio: 'inherit', env });
+// --report: no Stryker run; the score and summary again from the last report (after editing the classification).
+const stryker = values.report ? { status: 0 } : spawnSync(process.execPath, [join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), ...args], { cwd: root, stdio: 'inherit', env });
 const seconds = Math.round((Date.now() - started) / 1000);
 
 const report = join(out, 'mutation.json');
@@ -163,22 +169,34 @@ const results = Object.entries(json.files).flatMap(([file, f]) => f.mutants.map(
 // The runner names the test that killed each mutant (Stryker's killedBy: ids of the tests in testFiles).
 const testName = new Map(Object.values(json.testFiles ?? {}).flatMap((f) => f.tests.map((t) => [t.id, t.name])));
 const count = (s) => results.filter((m) => m.status === s).length;
-const detected = count('Killed') + count('Timeout');
-const valid = detected + count('Survived') + count('NoCoverage');
 const tested = results.filter((m) => ['Killed', 'Timeout', 'Survived', 'RuntimeError'].includes(m.status)).length;
-console.log(`mutation:code: ${results.length} mutants in ${seconds} s wall (${tested} ran tests${tested ? `, ${(seconds / tested).toFixed(1)} s each with the dry run` : ''}; ${results.filter((m) => m.static).length} static)${sample !== undefined ? ` (a sample, seed ${seed})` : ''}: ${count('Killed')} killed, ${count('Timeout')} timeout, ${count('Survived')} survived, ${count('NoCoverage')} no coverage, ${count('CompileError') + count('RuntimeError')} errors, ${count('Ignored')} ignored; score ${valid ? ((100 * detected) / valid).toFixed(1) : '-'} % (before equivalent mutants are set aside: docs/mutation-code.md)`);
+const CLASSIFIED = join(root, 'fixtures', 'mutation-code', 'classified.yaml');
+let classified;
+try {
+  classified = score(results, readClassification(CLASSIFIED));
+} catch (error) {
+  console.error(`mutation:code: ${error.message}`);
+  process.exit(2);
+}
+const pct = (x) => (x === undefined ? '-' : `${x.toFixed(1)} %`);
+if (!values.report) console.log(`mutation:code: ${seconds} s wall (${tested} mutants ran tests${tested ? `, ${(seconds / tested).toFixed(1)} s each with the dry run` : ''})${sample !== undefined ? ` (a sample, seed ${seed})` : ''}`);
+console.log(`mutation:code: ${results.length} mutants (${results.filter((m) => m.static).length} static): ${count('Killed')} killed, ${count('Timeout')} timeout, ${count('Survived')} survived, ${count('NoCoverage')} no coverage, ${classified.errors} errors, ${classified.ignored} ignored by rule. Stryker's score ${pct(classified.rawPct)}`);
+console.log(`mutation:code: of the ${classified.undetected} not detected: ${classified.equivalent} equivalent, ${classified.open} open, ${classified.missed} missed, ${classified.unclassified} not classified (${relative(root, CLASSIFIED)}). Score of the non-equivalent mutants: ${pct(classified.scorePct)} (${classified.detected} detected of ${classified.detected + classified.undetected - classified.equivalent}; an unclassified one counts as not equivalent)`);
+for (const e of classified.stale) console.log(`  stale classification (matches no undetected mutant of this report): ${e.at}${e.mutator ? ` ${e.mutator}` : ''}`);
 // Every mutant as a table row (docs/mutation-code.md takes its rows from here): where, what, status, and why.
-const where = (m) => `${m.file.replace(/^src\/reference\//, '')}:${m.location.start.line}:${m.location.start.column}`;
 const what = (m) => `${m.mutatorName}: \`${String(m.replacement ?? '').split('\n')[0].slice(0, 60).replace(/\|/g, '\\|')}\``;
-const why = (m) => {
-  if (m.status === 'Killed') return `killed by ${(m.killedBy ?? []).map((id) => testName.get(id)?.split(': ').slice(0, 2).join(': ') ?? id).join(', ') || '-'}: ${String(m.statusReason ?? '').split('\n')[0].slice(0, 120).replace(/\|/g, '\\|')}`;
-  if (m.status === 'NoCoverage') return 'no test reaches it';
-  return String(m.statusReason ?? '').split('\n')[0].slice(0, 160).replace(/\|/g, '\\|');
+const cell = (text, n) => String(text ?? '').split('\n')[0].slice(0, n).replace(/\|/g, '\\|');
+const why = ({ m, entry }) => {
+  if (m.status === 'Killed') return `killed by ${(m.killedBy ?? []).map((id) => testName.get(id)?.split(': ').slice(0, 2).join(': ') ?? id).join(', ') || '-'}: ${cell(m.statusReason, 120)}`;
+  if (entry) return `**${entry.verdict}**: ${cell(entry.why, 300)}`;
+  if (m.status === 'NoCoverage') return 'no test reaches it; not classified';
+  if (m.status === 'Survived') return 'not classified';
+  return cell(m.statusReason, 160);
 };
-const rows = results.map((m) => `| \`${where(m)}\` ${what(m)} | ${m.status}${m.static ? ' (static)' : ''} | ${why(m)} |`);
+const rows = classified.rows.map((r) => `| \`${spotOf(r.m)}\` ${what(r.m)} | ${r.m.status}${r.m.static ? ' (static)' : ''} | ${why(r)} |`);
 writeFileSync(join(out, 'summary.md'), `| mutant | status | by / why |\n|---|---|---|\n${rows.join('\n')}\n`);
-console.log(`mutation:code: every mutant with its status and killing test: ${relative(root, join(out, 'summary.md'))}`);
-for (const m of results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage')) {
-  console.log(`  ${m.status === 'Survived' ? 'survived' : 'no coverage'} ${m.file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${String(m.replacement ?? '').split('\n')[0].slice(0, 100)}`);
+console.log(`mutation:code: every mutant with its status, killing test or classification: ${relative(root, join(out, 'summary.md'))}`);
+for (const { m } of classified.rows.filter((r) => (r.m.status === 'Survived' || r.m.status === 'NoCoverage') && r.entry === undefined)) {
+  console.log(`  not classified: ${m.status === 'Survived' ? 'survived' : 'no coverage'} ${spotOf(m)} ${m.mutatorName}: ${String(m.replacement ?? '').split('\n')[0].slice(0, 100)}`);
 }
 process.exit(stryker.status ?? 1);

@@ -1,0 +1,87 @@
+// The score of `npm run mutation:code` (issue 26, docs/mutation-code.md): Stryker's report (.ftf/stryker/mutation.json)
+// joined with the written classification of the mutants it did not detect (fixtures/mutation-code/classified.yaml).
+//
+// Stryker's own score counts every undetected mutant against the suite. Issue 26's score sets aside the equivalent
+// ones (a mutant the spec cannot observe), each with its written reason:
+//   score = detected / (detected + undetected that are not classified equivalent)
+// An undetected mutant with no classification counts as not equivalent (a miss until someone reads it). Entries:
+//   - at: http/errors.ts:42:25     # file under src/reference, line and column as in summary.md; or a file alone
+//     mutator: Regex               # Stryker's mutator name (optional with a file alone: every mutator)
+//     replacement: '/x/'           # optional: when one spot has several mutants of one mutator
+//     verdict: equivalent          # equivalent | missed (the suite should catch it: a check is owed) | open (the spec
+//                                  # leaves it open; counted as not detected, never as equivalent)
+//     why: inside the variant detail-texts-other
+// An entry that matches no undetected mutant is reported as stale (the code moved, or a new check now kills it).
+import { existsSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+export const VERDICTS = ['equivalent', 'missed', 'open'];
+
+/** The entries of the classification file; a malformed entry is an error naming it. */
+export function readClassification(file) {
+  if (!existsSync(file)) return [];
+  const doc = parse(readFileSync(file, 'utf8')) ?? [];
+  if (!Array.isArray(doc)) throw new Error(`${file}: a list of entries is expected`);
+  return doc.map((e, i) => {
+    const where = `${file}: entry ${i + 1}`;
+    if (typeof e?.at !== 'string' || !/^[\w/.-]+\.ts(:\d+:\d+)?$/.test(e.at)) throw new Error(`${where}: \`at\` must be <file>.ts or <file>.ts:<line>:<column>, got ${JSON.stringify(e?.at)}`);
+    if (!VERDICTS.includes(e.verdict)) throw new Error(`${where} (${e.at}): \`verdict\` must be one of ${VERDICTS.join(', ')}, got ${JSON.stringify(e.verdict)}`);
+    if (typeof e.why !== 'string' || e.why.trim().length < 10) throw new Error(`${where} (${e.at}): \`why\` must say why, in words`);
+    if (e.mutator === undefined && e.at.includes(':')) throw new Error(`${where} (${e.at}): a spot needs its \`mutator\``);
+    return { at: e.at, mutator: e.mutator, replacement: e.replacement, verdict: e.verdict, why: e.why.trim() };
+  });
+}
+
+/** `file:line:column` of a mutant, the file under src/reference (as summary.md writes it). */
+export const spotOf = (m) => `${m.file.replace(/^src\/reference\//, '')}:${m.location.start.line}:${m.location.start.column}`;
+
+function matches(entry, m) {
+  const spot = spotOf(m);
+  const file = spot.slice(0, spot.indexOf(':'));
+  if (entry.at.includes(':') ? entry.at !== spot : entry.at !== file) return false;
+  if (entry.mutator !== undefined && entry.mutator !== m.mutatorName) return false;
+  return entry.replacement === undefined || entry.replacement === String(m.replacement ?? '');
+}
+
+/**
+ * Joins the report's mutants ({file, ...Stryker's mutant}) with the entries: each undetected mutant gets the first
+ * entry that matches it, a spot's entry before a whole file's.
+ */
+export function score(results, entries) {
+  const specific = entries.filter((e) => e.at.includes(':'));
+  const general = entries.filter((e) => !e.at.includes(':'));
+  const used = new Set();
+  const rows = results.map((m) => {
+    if (m.status !== 'Survived' && m.status !== 'NoCoverage') return { m };
+    const entry = specific.find((e) => matches(e, m)) ?? general.find((e) => matches(e, m));
+    if (entry) used.add(entry);
+    return { m, entry };
+  });
+  const count = (pred) => rows.filter(pred).length;
+  const detected = count(({ m }) => m.status === 'Killed' || m.status === 'Timeout');
+  const undetected = rows.filter(({ m }) => m.status === 'Survived' || m.status === 'NoCoverage');
+  const equivalent = undetected.filter((r) => r.entry?.verdict === 'equivalent').length;
+  const missed = undetected.filter((r) => r.entry?.verdict === 'missed').length;
+  const open = undetected.filter((r) => r.entry?.verdict === 'open').length;
+  const unclassified = undetected.filter((r) => r.entry === undefined).length;
+  const ignored = count(({ m }) => m.status === 'Ignored');
+  const errors = count(({ m }) => m.status === 'CompileError' || m.status === 'RuntimeError');
+  const nonEquivalent = detected + undetected.length - equivalent;
+  return {
+    rows,
+    total: results.length,
+    detected,
+    undetected: undetected.length,
+    equivalent,
+    missed,
+    open,
+    unclassified,
+    ignored,
+    errors,
+    /** Detected of the mutants not set aside as equivalent (an unclassified one counts against). */
+    scorePct: nonEquivalent ? (100 * detected) / nonEquivalent : undefined,
+    /** Stryker's own: detected of all valid mutants. */
+    rawPct: detected + undetected.length ? (100 * detected) / (detected + undetected.length) : undefined,
+    stale: entries.filter((e) => !used.has(e)),
+  };
+}

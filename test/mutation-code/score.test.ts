@@ -1,0 +1,67 @@
+/**
+ * The score of `npm run mutation:code` (scripts/mutation-code-score.mjs): Stryker's results joined with the written
+ * classification; the committed classification file must read cleanly.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+// @ts-expect-error plain JavaScript (scripts/); no declarations
+import { readClassification, score } from '../../scripts/mutation-code-score.mjs';
+
+type Entry = { at: string; mutator?: string; replacement?: string; verdict: string; why: string };
+type Score = { detected: number; equivalent: number; open: number; missed: number; unclassified: number; ignored: number; scorePct?: number; rawPct?: number; stale: Entry[] };
+const scoreOf = score as (results: unknown[], entries: Entry[]) => Score;
+const read = readClassification as (file: string) => Entry[];
+
+const mutant = (file: string, line: number, column: number, mutatorName: string, status: string, replacement = '""') => ({ file: `src/reference/${file}`, location: { start: { line, column }, end: { line, column: column + 1 } }, mutatorName, replacement, status });
+
+describe('mutation:code score', () => {
+  it('sets aside the mutants classified equivalent; open, missed and unclassified ones count against', () => {
+    const results = [
+      mutant('a.ts', 1, 1, 'StringLiteral', 'Killed'),
+      mutant('a.ts', 2, 1, 'StringLiteral', 'Timeout'),
+      mutant('a.ts', 3, 1, 'StringLiteral', 'Survived'),
+      mutant('a.ts', 4, 1, 'BooleanLiteral', 'NoCoverage'),
+      mutant('b.ts', 9, 9, 'Regex', 'Survived'),
+      mutant('c.ts', 5, 5, 'StringLiteral', 'Survived'),
+      mutant('d.ts', 6, 6, 'StringLiteral', 'Survived'),
+      mutant('e.ts', 7, 7, 'StringLiteral', 'Ignored'),
+    ];
+    const entries: Entry[] = [
+      { at: 'a.ts:3:1', mutator: 'StringLiteral', verdict: 'equivalent', why: 'a text the spec does not show' },
+      { at: 'a.ts:4:1', mutator: 'StringLiteral', verdict: 'equivalent', why: 'another mutator at this spot: no match' },
+      { at: 'b.ts', verdict: 'equivalent', why: 'a whole file outside the spec' },
+      { at: 'c.ts:5:5', mutator: 'StringLiteral', verdict: 'open', why: 'the spec leaves it open' },
+      { at: 'z.ts:1:1', mutator: 'StringLiteral', verdict: 'equivalent', why: 'matches nothing: stale' },
+    ];
+    const s = scoreOf(results, entries);
+    assert.deepEqual([s.detected, s.equivalent, s.open, s.missed, s.unclassified, s.ignored], [2, 2, 1, 0, 2, 1]);
+    // 2 detected of 2 + 5 undetected - 2 equivalent = 5; Stryker's own: 2 of 7.
+    assert.equal(s.scorePct, 40);
+    assert.equal(Math.round(s.rawPct! * 10) / 10, 28.6);
+    assert.deepEqual(s.stale.map((e) => e.at), ['a.ts:4:1', 'z.ts:1:1']);
+  });
+
+  it('refuses a malformed entry, naming it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ftf-classified-'));
+    try {
+      const file = join(dir, 'c.yaml');
+      writeFileSync(file, '- at: a.ts:1:1\n  verdict: maybe\n  why: not a verdict\n');
+      assert.throws(() => read(file), /entry 1 \(a\.ts:1:1\): `verdict` must be one of equivalent, missed, open/);
+      writeFileSync(file, '- at: a.ts:1:1\n  verdict: equivalent\n  why: no mutator for a spot\n');
+      assert.throws(() => read(file), /a spot needs its `mutator`/);
+      writeFileSync(file, '- at: a.ts\n  verdict: equivalent\n  why: short\n');
+      assert.throws(() => read(file), /`why` must say why/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the committed classification reads cleanly, and every entry has its reason', () => {
+    const entries = read(join(import.meta.dirname, '..', '..', 'fixtures', 'mutation-code', 'classified.yaml'));
+    assert.ok(entries.length > 0);
+    for (const e of entries) assert.ok(e.why.length >= 10, e.at);
+  });
+});
