@@ -1,5 +1,6 @@
 // The score of `npm run mutation:code` (issue 26, docs/mutation-code.md): Stryker's report (.ftf/stryker/mutation.json)
-// joined with the written classification of the mutants it did not detect (fixtures/mutation-code/classified.yaml).
+// joined with the written classification of the mutants it did not detect (fixtures/mutation-code/*.yaml, one file
+// per folder of src/reference; the format: fixtures/mutation-code/README.md).
 //
 // Stryker's own score counts every undetected mutant against the suite. Issue 26's score sets aside the equivalent
 // ones (a mutant the spec cannot observe), each with its written reason:
@@ -12,12 +13,19 @@
 //                                  # leaves it open; counted as not detected, never as equivalent)
 //     why: inside the variant detail-texts-other
 // An entry that matches no undetected mutant is reported as stale (the code moved, or a new check now kills it).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 
 export const VERDICTS = ['equivalent', 'missed', 'open'];
 
-/** The entries of the classification file; a malformed entry is an error naming it. */
+/** The entries of every .yaml file of the folder; a malformed entry is an error naming its file and place. */
+export function readClassificationDir(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().flatMap((f) => readClassification(join(dir, f)));
+}
+
+/** The entries of one classification file; a malformed entry is an error naming it. */
 export function readClassification(file) {
   if (!existsSync(file)) return [];
   const doc = parse(readFileSync(file, 'utf8')) ?? [];

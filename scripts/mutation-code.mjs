@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readClassification, score, spotOf } from './mutation-code-score.mjs';
+import { readClassificationDir, score, spotOf } from './mutation-code-score.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FOLDERS = ['domain', 'routes', 'auth', 'http'];
@@ -170,10 +170,10 @@ const results = Object.entries(json.files).flatMap(([file, f]) => f.mutants.map(
 const testName = new Map(Object.values(json.testFiles ?? {}).flatMap((f) => f.tests.map((t) => [t.id, t.name])));
 const count = (s) => results.filter((m) => m.status === s).length;
 const tested = results.filter((m) => ['Killed', 'Timeout', 'Survived', 'RuntimeError'].includes(m.status)).length;
-const CLASSIFIED = join(root, 'fixtures', 'mutation-code', 'classified.yaml');
+const CLASSIFIED = join(root, 'fixtures', 'mutation-code');
 let classified;
 try {
-  classified = score(results, readClassification(CLASSIFIED));
+  classified = score(results, readClassificationDir(CLASSIFIED));
 } catch (error) {
   console.error(`mutation:code: ${error.message}`);
   process.exit(2);

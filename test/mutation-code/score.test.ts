@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 // @ts-expect-error plain JavaScript (scripts/); no declarations
-import { readClassification, score } from '../../scripts/mutation-code-score.mjs';
+import { readClassification, readClassificationDir, score } from '../../scripts/mutation-code-score.mjs';
 
 type Entry = { at: string; mutator?: string; replacement?: string; verdict: string; why: string };
 type Score = { detected: number; equivalent: number; open: number; missed: number; unclassified: number; ignored: number; scorePct?: number; rawPct?: number; stale: Entry[] };
 const scoreOf = score as (results: unknown[], entries: Entry[]) => Score;
 const read = readClassification as (file: string) => Entry[];
+const readDir = readClassificationDir as (dir: string) => Entry[];
 
 const mutant = (file: string, line: number, column: number, mutatorName: string, status: string, replacement = '""') => ({ file: `src/reference/${file}`, location: { start: { line, column }, end: { line, column: column + 1 } }, mutatorName, replacement, status });
 
@@ -59,8 +60,12 @@ describe('mutation:code score', () => {
     }
   });
 
-  it('the committed classification reads cleanly, and every entry has its reason', () => {
-    const entries = read(join(import.meta.dirname, '..', '..', 'fixtures', 'mutation-code', 'classified.yaml'));
+  it('the committed classification reads cleanly, one file per folder of src/reference, each entry in its folder\'s file', () => {
+    const dir = join(import.meta.dirname, '..', '..', 'fixtures', 'mutation-code');
+    const entries = readDir(dir);
+    for (const folder of ['domain', 'routes', 'auth', 'http']) {
+      for (const e of read(join(dir, `${folder}.yaml`))) assert.ok(e.at.startsWith(`${folder}/`), `${e.at} is in ${folder}.yaml`);
+    }
     assert.ok(entries.length > 0);
     for (const e of entries) assert.ok(e.why.length >= 10, e.at);
   });
