@@ -6,7 +6,8 @@
 // ones (a mutant the spec cannot observe), each with its written reason:
 //   score = detected / (detected + undetected that are not classified equivalent)
 // An undetected mutant with no classification counts as not equivalent (a miss until someone reads it). Entries:
-//   - at: http/errors.ts:42:25     # file under src/reference, line and column as in summary.md; or a file alone
+//   - at: http/errors.ts:42:25     # file under src/reference, line and column as in summary.md; or lines
+//                                  # (http/paging.ts:40-99: every mutant starting on them); or a file alone
 //     mutator: Regex               # Stryker's mutator name (optional with a file alone: every mutator)
 //     replacement: '/x/'           # optional: when one spot has several mutants of one mutator
 //     verdict: equivalent          # equivalent | missed (the suite should catch it: a check is owed) | open (the spec
@@ -32,10 +33,10 @@ export function readClassification(file) {
   if (!Array.isArray(doc)) throw new Error(`${file}: a list of entries is expected`);
   return doc.map((e, i) => {
     const where = `${file}: entry ${i + 1}`;
-    if (typeof e?.at !== 'string' || !/^[\w/.-]+\.ts(:\d+:\d+)?$/.test(e.at)) throw new Error(`${where}: \`at\` must be <file>.ts or <file>.ts:<line>:<column>, got ${JSON.stringify(e?.at)}`);
+    if (typeof e?.at !== 'string' || !/^[\w/.-]+\.ts(:\d+:\d+|:\d+-\d+)?$/.test(e.at)) throw new Error(`${where}: \`at\` must be <file>.ts, <file>.ts:<line>:<column> or <file>.ts:<first line>-<last line>, got ${JSON.stringify(e?.at)}`);
     if (!VERDICTS.includes(e.verdict)) throw new Error(`${where} (${e.at}): \`verdict\` must be one of ${VERDICTS.join(', ')}, got ${JSON.stringify(e.verdict)}`);
     if (typeof e.why !== 'string' || e.why.trim().length < 10) throw new Error(`${where} (${e.at}): \`why\` must say why, in words`);
-    if (e.mutator === undefined && e.at.includes(':')) throw new Error(`${where} (${e.at}): a spot needs its \`mutator\``);
+    if (e.mutator === undefined && /:\d+:\d+$/.test(e.at)) throw new Error(`${where} (${e.at}): a spot needs its \`mutator\``);
     return { at: e.at, mutator: e.mutator, replacement: e.replacement, verdict: e.verdict, why: e.why.trim() };
   });
 }
@@ -43,25 +44,31 @@ export function readClassification(file) {
 /** `file:line:column` of a mutant, the file under src/reference (as summary.md writes it). */
 export const spotOf = (m) => `${m.file.replace(/^src\/reference\//, '')}:${m.location.start.line}:${m.location.start.column}`;
 
+/** How precise an entry is: a spot (2), a range of lines (1), a whole file (0). The most precise match wins. */
+const precision = (entry) => (/:\d+:\d+$/.test(entry.at) ? 2 : entry.at.includes(':') ? 1 : 0);
+
 function matches(entry, m) {
   const spot = spotOf(m);
   const file = spot.slice(0, spot.indexOf(':'));
-  if (entry.at.includes(':') ? entry.at !== spot : entry.at !== file) return false;
+  const range = /^(.*):(\d+)-(\d+)$/.exec(entry.at);
+  if (range) {
+    const line = m.location.start.line;
+    if (range[1] !== file || line < Number(range[2]) || line > Number(range[3])) return false;
+  } else if (precision(entry) === 2 ? entry.at !== spot : entry.at !== file) return false;
   if (entry.mutator !== undefined && entry.mutator !== m.mutatorName) return false;
   return entry.replacement === undefined || entry.replacement === String(m.replacement ?? '');
 }
 
 /**
- * Joins the report's mutants ({file, ...Stryker's mutant}) with the entries: each undetected mutant gets the first
- * entry that matches it, a spot's entry before a whole file's.
+ * Joins the report's mutants ({file, ...Stryker's mutant}) with the entries: each undetected mutant gets the most
+ * precise entry that matches it (a spot before a range of lines before a whole file; among equals, the first).
  */
 export function score(results, entries) {
-  const specific = entries.filter((e) => e.at.includes(':'));
-  const general = entries.filter((e) => !e.at.includes(':'));
+  const ordered = [...entries].sort((a, b) => precision(b) - precision(a));
   const used = new Set();
   const rows = results.map((m) => {
     if (m.status !== 'Survived' && m.status !== 'NoCoverage') return { m };
-    const entry = specific.find((e) => matches(e, m)) ?? general.find((e) => matches(e, m));
+    const entry = ordered.find((e) => matches(e, m));
     if (entry) used.add(entry);
     return { m, entry };
   });

@@ -29,6 +29,8 @@ describe('mutation:code score', () => {
       mutant('c.ts', 5, 5, 'StringLiteral', 'Survived'),
       mutant('d.ts', 6, 6, 'StringLiteral', 'Survived'),
       mutant('e.ts', 7, 7, 'StringLiteral', 'Ignored'),
+      mutant('f.ts', 20, 3, 'StringLiteral', 'Survived'),
+      mutant('f.ts', 31, 3, 'StringLiteral', 'Survived'),
     ];
     const entries: Entry[] = [
       { at: 'a.ts:3:1', mutator: 'StringLiteral', verdict: 'equivalent', why: 'a text the spec does not show' },
@@ -36,12 +38,15 @@ describe('mutation:code score', () => {
       { at: 'b.ts', verdict: 'equivalent', why: 'a whole file outside the spec' },
       { at: 'c.ts:5:5', mutator: 'StringLiteral', verdict: 'open', why: 'the spec leaves it open' },
       { at: 'z.ts:1:1', mutator: 'StringLiteral', verdict: 'equivalent', why: 'matches nothing: stale' },
+      { at: 'f.ts', verdict: 'missed', why: 'the whole file: less precise than the range' },
+      { at: 'f.ts:10-30', verdict: 'equivalent', why: 'lines 10 to 30: a variant-only function' },
     ];
     const s = scoreOf(results, entries);
-    assert.deepEqual([s.detected, s.equivalent, s.open, s.missed, s.unclassified, s.ignored], [2, 2, 1, 0, 2, 1]);
-    // 2 detected of 2 + 5 undetected - 2 equivalent = 5; Stryker's own: 2 of 7.
-    assert.equal(s.scorePct, 40);
-    assert.equal(Math.round(s.rawPct! * 10) / 10, 28.6);
+    // f.ts:20 is in the range (equivalent), f.ts:31 only in the whole file's entry (missed).
+    assert.deepEqual([s.detected, s.equivalent, s.open, s.missed, s.unclassified, s.ignored], [2, 3, 1, 1, 2, 1]);
+    // 2 detected of 2 + 7 undetected - 3 equivalent = 6; Stryker's own: 2 of 9.
+    assert.equal(Math.round(s.scorePct! * 10) / 10, 33.3);
+    assert.equal(Math.round(s.rawPct! * 10) / 10, 22.2);
     assert.deepEqual(s.stale.map((e) => e.at), ['a.ts:4:1', 'z.ts:1:1']);
   });
 
