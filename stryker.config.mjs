@@ -8,8 +8,8 @@
 export default {
   testRunner: 'ftf-conformance',
   plugins: ['./scripts/stryker-runner.mjs', './scripts/stryker-ignorer.mjs'],
-  // Fault and variant switches, and code only they let run, are ignored with their reason in the report: the reference
-  // under test has none on, and the fault and variant matrices judge them (scripts/stryker-ignorer.mjs).
+  // Fault switches, and code only a fault lets run, are ignored with their reason in the report: the reference under
+  // test has no fault on, and the fault matrix judges them (scripts/stryker-ignorer.mjs). Variants are tested.
   ignorers: ['ftf-switches'],
   // The runner and the tests are the sandbox's TypeScript (src/mutation-code), loaded through tsx.
   testRunnerNodeArgs: ['--import', 'tsx'],

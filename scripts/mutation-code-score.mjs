@@ -11,14 +11,16 @@
 //     mutator: Regex               # Stryker's mutator name (optional with a file alone: every mutator)
 //     replacement: '/x/'           # optional: when one spot has several mutants of one mutator
 //     verdict: equivalent          # equivalent | missed (the suite should catch it: a check is owed) | open (the spec
-//                                  # leaves it open; counted as not detected, never as equivalent)
+//                                  # leaves it open) | variant-only (reached only when the reference runs a variant,
+//                                  # which this run's tests do not: not judged here); all but equivalent count as
+//                                  # not detected
 //     why: inside the variant detail-texts-other
 // An entry that matches no undetected mutant is reported as stale (the code moved, or a new check now kills it).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-export const VERDICTS = ['equivalent', 'missed', 'open'];
+export const VERDICTS = ['equivalent', 'missed', 'open', 'variant-only'];
 
 /** The entries of every .yaml file of the folder; a malformed entry is an error naming its file and place. */
 export function readClassificationDir(dir) {
@@ -78,6 +80,7 @@ export function score(results, entries) {
   const equivalent = undetected.filter((r) => r.entry?.verdict === 'equivalent').length;
   const missed = undetected.filter((r) => r.entry?.verdict === 'missed').length;
   const open = undetected.filter((r) => r.entry?.verdict === 'open').length;
+  const variantOnly = undetected.filter((r) => r.entry?.verdict === 'variant-only').length;
   const unclassified = undetected.filter((r) => r.entry === undefined).length;
   const ignored = count(({ m }) => m.status === 'Ignored');
   const errors = count(({ m }) => m.status === 'CompileError' || m.status === 'RuntimeError');
@@ -90,6 +93,7 @@ export function score(results, entries) {
     equivalent,
     missed,
     open,
+    variantOnly,
     unclassified,
     ignored,
     errors,

@@ -1,19 +1,22 @@
 // The StrykerJS ignorer plugin `ftf-switches` (stryker.config.mjs `ignorers`; issue 26, docs/mutation-code.md
-// "Ignored by rule"): mutants of the reference's fault and variant switches are not tested, each with its reason in
-// the report. The reference under test runs with no fault injected and no variant chosen, so
-// - a switch itself (`faults.on('x')`, `variants.is('v')`, `variants.choice('c')`, whatever object holds them): a
-//   mutant there either switches the fault or variant off (no change: it is already off) or on (the fault or variant
-//   itself, which the fault matrix kills and the variant matrix passes: docs/mutation.md, docs/variants-matrix.md);
-// - code that runs only while a switch is on (an `if`'s or a `? :`'s branch whose test requires the switch), or whose
-//   value is seen only then (the other side of an `&&` with the switch): no test of this run observes it; what it
-//   does is judged by the two matrices.
+// "Ignored by rule"): mutants of the reference's FAULT switches, and of code only a fault lets run, are not tested,
+// each with its reason in the report. The reference under test runs with no fault injected, so
+// - a fault's switch (`faults.on('x')`, whatever object holds it), or the whole test of a branch that holds only
+//   while a fault is on: a mutant there either switches the fault off (no change) or on (the fault itself: a
+//   deviation on purpose, which the fault matrix kills, docs/mutation.md);
+// - code that runs only while a fault is on (the branch of such an `if` or `? :`), or whose value is seen only then
+//   (the other side of an `&&` with the switch, if evaluating it has no effect): it only changes one deviation into
+//   another.
 // Everything beside a switch stays mutated: in `if (spec.enforceMaximum && !faults.on('x'))` only the call is
-// ignored, `spec.enforceMaximum` and the `&&` are mutated as before.
+// ignored, `spec.enforceMaximum`, the `&&` and the `!` are tested.
+// Variants are NOT ignored: a variant is a correct server, and its code must be judged like the rest (a mutant there
+// that the suite cannot see is classified in fixtures/mutation-code/, as not judged by a run of the default reference).
 // Plain JavaScript: Stryker's main process (which instruments) loads it without tsx. The sampler
 // (scripts/mutation-code.mjs) lists mutants with the same rules.
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 const SWITCHES = { faults: new Set(['on']), variants: new Set(['is', 'choice']) };
+// switchKind knows variants too (sideEffectFree treats their calls as pure reads); only faults are ignored.
 
 /** The name an expression ends in: `faults` for `faults`, `this.faults`, `ctx.faults`, `domain.faults`. */
 function tailName(node) {
@@ -31,12 +34,12 @@ export function switchKind(node) {
   return owner === 'faults' ? 'fault' : 'variant';
 }
 
-/** A test true only while a switch is on: the switch, or an `&&` one side of which is such a test. */
-function requiresSwitch(node) {
-  if (node?.type === 'ParenthesizedExpression') return requiresSwitch(node.expression);
-  if (switchKind(node) === 'fault' || (switchKind(node) === 'variant' && node.callee.property.name === 'is')) return switchKind(node);
-  if (node?.type === 'LogicalExpression' && node.operator === '&&') return requiresSwitch(node.left) ?? requiresSwitch(node.right);
-  return undefined;
+/** A test true only while a fault is on: the fault's switch, or an `&&` one side of which is such a test. */
+function requiresFault(node) {
+  if (node?.type === 'ParenthesizedExpression') return requiresFault(node.expression);
+  if (switchKind(node) === 'fault') return true;
+  if (node?.type === 'LogicalExpression' && node.operator === '&&') return requiresFault(node.left) || requiresFault(node.right);
+  return false;
 }
 
 const EFFECTS = new Set(['CallExpression', 'NewExpression', 'AssignmentExpression', 'UpdateExpression', 'AwaitExpression', 'YieldExpression', 'TaggedTemplateExpression']);
@@ -52,32 +55,23 @@ function sideEffectFree(node) {
 
 const WHY = {
   fault: 'a fault switch: the reference under test runs with no fault on; switching it on is the fault itself, which the fault matrix kills (docs/mutation.md)',
-  variant: 'a variant switch: the reference under test runs with no variant chosen; choosing one is a variant, which the variant matrix passes (docs/variants-matrix.md)',
   faultCode: 'runs only while a fault is on: unreached with no fault injected; what it does is the fault matrix\'s (docs/mutation.md)',
-  variantCode: 'runs only while a variant is chosen: unreached in the default reference; what it does is the variant matrix\'s (docs/variants-matrix.md)',
 };
 
 /** The reason to ignore the node at `path` (a babel NodePath), or undefined. */
 export function switchIgnoreReason(path) {
-  const kind = switchKind(path.node);
-  if (kind) return WHY[kind];
+  if (switchKind(path.node) === 'fault') return WHY.fault;
   const parent = path.parentPath?.node;
-  // The whole test of a branch that runs only while a switch is on (`if (faults.on('x') && a)`), if evaluating it
-  // has no effect: made false, nothing changes; made true, the branch runs as under the fault or variant (the same as
-  // switching it on, above).
-  if ((parent?.type === 'IfStatement' || parent?.type === 'ConditionalExpression') && path.key === 'test' && sideEffectFree(path.node)) {
-    const testGate = requiresSwitch(path.node);
-    if (testGate) return WHY[testGate];
-  }
-  let gated;
-  if ((parent?.type === 'IfStatement' || parent?.type === 'ConditionalExpression') && path.key === 'consequent') gated = requiresSwitch(parent.test);
-  else if ((parent?.type === 'IfStatement' || parent?.type === 'ConditionalExpression') && path.key === 'alternate' && parent.test.type === 'UnaryExpression' && parent.test.operator === '!') gated = requiresSwitch(parent.test.argument);
-  // `S && A` or `A && S`: with S off the whole is false whatever A is (A's own value is never seen).
-  else if (parent?.type === 'LogicalExpression' && parent.operator === '&&' && path.key === 'right') gated = requiresSwitch(parent.left);
-  else if (parent?.type === 'LogicalExpression' && parent.operator === '&&' && path.key === 'left' && sideEffectFree(path.node)) gated = requiresSwitch(parent.right);
-  if (gated === 'fault') return WHY.faultCode;
-  if (gated === 'variant') return WHY.variantCode;
-  return undefined;
+  // The whole test of a branch that runs only while a fault is on (`if (faults.on('x') && a)`), if evaluating it has
+  // no effect: made false, nothing changes; made true, the branch runs as under the fault (the fault itself, above).
+  if ((parent?.type === 'IfStatement' || parent?.type === 'ConditionalExpression') && path.key === 'test' && sideEffectFree(path.node) && requiresFault(path.node)) return WHY.fault;
+  let gated = false;
+  if ((parent?.type === 'IfStatement' || parent?.type === 'ConditionalExpression') && path.key === 'consequent') gated = requiresFault(parent.test);
+  else if ((parent?.type === 'IfStatement' || parent?.type === 'ConditionalExpression') && path.key === 'alternate' && parent.test.type === 'UnaryExpression' && parent.test.operator === '!') gated = requiresFault(parent.test.argument);
+  // `F && A` or `A && F`: with the fault off the whole is false whatever A is (A's own value is never seen).
+  else if (parent?.type === 'LogicalExpression' && parent.operator === '&&' && path.key === 'right') gated = requiresFault(parent.left);
+  else if (parent?.type === 'LogicalExpression' && parent.operator === '&&' && path.key === 'left' && sideEffectFree(path.node)) gated = requiresFault(parent.right);
+  return gated ? WHY.faultCode : undefined;
 }
 
 export class SwitchIgnorer {
