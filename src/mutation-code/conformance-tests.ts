@@ -22,6 +22,8 @@
  * and each test first empties the reference's date memos (domain/dates.ts), so a value computed before the mutant
  * was on hides nothing.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { launchEmbedded, type EmbeddedLaunch } from '../embedded/launch.js';
@@ -55,6 +57,9 @@ import { readProfile, type Profile } from '../harness/target/profile.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
 import type { Transport } from '../harness/http/types.js';
 import type { InProcessTest, TestSet, TestVerdict } from './types.js';
+import { PERSONAS } from '../reference/variants.js';
+import { expandRun } from '../selftest/variant-targets.js';
+import { writeVariantProfile } from '../selftest/variant-profile.js';
 
 /** The seed of every property test here (fast-check); a kill by a property replays with FTF_FC_SEED=<this>. */
 export const PROPERTY_SEED = 2611;
@@ -62,8 +67,11 @@ export const PROPERTY_SEED = 2611;
 const PROPERTY_RUNS: Record<string, number> = { 'properties.paging-fenced-slice': 25, 'properties.paging-head-fence': 25, 'properties.model-stateful': 20 };
 
 interface Environment {
-  name: 'sandbox' | 'production' | 'no-control';
+  /** sandbox, production, no-control, or `persona-<name>` (the reference with a variant persona on). */
+  name: string;
   profile: Profile;
+  /** The variants the reference runs with (a persona's), none for the default reference. */
+  variants?: readonly string[];
   /**
    * The profile resolved without a server (URLs left embedded), the production guard applied: what a run's plan
    * reads (capabilities, roles). A test it skips launches no server, so it reaches no mutant and Stryker never runs it.
@@ -76,11 +84,15 @@ interface Environment {
 export interface ConformanceTestOptions {
   /** Only the tests whose id matches (FTF_MUTATION_TESTS in the plugin): the runner's self-test, a quick look. */
   only?: RegExp;
+  /** The persona environments (default on). */
+  personas?: boolean;
 }
 
 /** The conformance test set (types.ts; every test-set module exports `testSet`) over the scenarios under specs/ (or FTF_SPECS_DIR) and the property tests. */
 export function testSet(options: ConformanceTestOptions = {}): TestSet {
   const wire = createUndiciTransport();
+  // The personas' generated profiles (removed on dispose).
+  const personaDir = mkdtempSync(join(tmpdir(), 'ftf-mutation-personas-'));
   return {
     async load() {
       const dir = process.env.FTF_SPECS_DIR ?? join(REPO_ROOT, 'specs');
@@ -97,6 +109,9 @@ export function testSet(options: ConformanceTestOptions = {}): TestSet {
         ...PROPERTY_TESTS.map((p) => propertyTest(p, sandbox, wire)),
         // Last (they wait in real time): the clock-less forms, where the reference's real-time clock is judged.
         ...tests.filter((s) => s.clocklessForm !== undefined).map((s) => scenarioTest(s, byId, noControl, wire)),
+        // The variant personas (the variant matrix's whole-suite runs): code only a variant reaches (a variant's
+        // branch, list paging by cursor or page number, other request shapes) is judged too, as a correct server's.
+        ...(options.personas === false ? [] : personaEnvironments(personaDir).flatMap((env) => tests.map((s) => scenarioTest(s, byId, env, wire)))),
       ];
       return options.only ? all.filter((t) => options.only!.test(t.id)) : all;
     },
@@ -105,14 +120,26 @@ export function testSet(options: ConformanceTestOptions = {}): TestSet {
       await import('../reference/server.js');
     },
     async dispose() {
+      rmSync(personaDir, { recursive: true, force: true });
       await wire.dispose?.();
     },
   };
 }
 
-function environment(name: Environment['name'], file: string): Environment {
-  const profile = readProfile(file);
-  return { name, profile, planned: withMutationGuard(resolveTarget(profile, { env: process.env, partial: true }), false) };
+function environment(name: string, file: string): Environment {
+  return environmentOf(name, readProfile(file));
+}
+
+function environmentOf(name: string, profile: Profile, variants?: readonly string[]): Environment {
+  return { name, profile, ...(variants ? { variants } : {}), planned: withMutationGuard(resolveTarget(profile, { env: process.env, partial: true }), false) };
+}
+
+/** One environment per persona: its profile generated as the variant matrix does (selftest/variant-profile.ts). */
+function personaEnvironments(dir: string): Environment[] {
+  return PERSONAS.map((p) => {
+    const variants = expandRun(p.name);
+    return environmentOf(`persona-${p.name}`, writeVariantProfile(dir, p.name, variants), variants);
+  });
 }
 
 /** Launches a reference server of its own for `run`, closes it after; a server that does not start fails the test. */
@@ -121,7 +148,7 @@ async function withServer(env: Environment, run: (target: ResolvedTarget, schema
   (await import('../reference/domain/dates.js')).clearDateMemos();
   let launch: EmbeddedLaunch;
   try {
-    launch = await launchEmbedded(env.profile);
+    launch = await launchEmbedded(env.profile, env.variants ? { server: { variants: [...env.variants] } } : {});
   } catch (error) {
     return { status: 'failed', message: `the reference server did not start: ${error instanceof Error ? error.message : String(error)}` };
   }
