@@ -182,6 +182,17 @@ const pct = (x) => (x === undefined ? '-' : `${x.toFixed(1)} %`);
 if (!values.report) console.log(`mutation:code: ${seconds} s wall (${tested} mutants ran tests${tested ? `, ${(seconds / tested).toFixed(1)} s each with the dry run` : ''})${sample !== undefined ? ` (a sample, seed ${seed})` : ''}`);
 console.log(`mutation:code: ${results.length} mutants (${results.filter((m) => m.static).length} static): ${count('Killed')} killed, ${count('Timeout')} timeout, ${count('Survived')} survived, ${count('NoCoverage')} no coverage, ${classified.errors} errors, ${classified.ignored} ignored by rule. Stryker's score ${pct(classified.rawPct)}`);
 console.log(`mutation:code: of the ${classified.undetected} not detected: ${classified.equivalent} equivalent, ${classified.missed} missed, ${classified.open} open, ${classified.variantOnly} variant-only, ${classified.unclassified} not classified (${relative(root, CLASSIFIED)}). Score of the non-equivalent mutants: ${pct(classified.scorePct)} (${classified.detected} detected of ${classified.detected + classified.undetected - classified.equivalent}; an unclassified one counts as not equivalent)`);
+// The same per folder of src/reference (the classification files are per folder too).
+for (const folder of FOLDERS) {
+  const part = score(results.filter((m) => m.file.startsWith(`src/reference/${folder}/`)), []);
+  const rows = classified.rows.filter((r) => r.m.file.startsWith(`src/reference/${folder}/`));
+  if (rows.length === 0) continue;
+  const undetected = rows.filter((r) => r.m.status === 'Survived' || r.m.status === 'NoCoverage');
+  const eq = undetected.filter((r) => r.entry?.verdict === 'equivalent').length;
+  const by = (v) => undetected.filter((r) => r.entry?.verdict === v).length;
+  const denominator = part.detected + undetected.length - eq;
+  console.log(`  ${folder}: ${rows.length} mutants, ${part.detected} detected, ${part.ignored} ignored by rule; not detected ${undetected.length}: ${eq} equivalent, ${by('missed')} missed, ${by('open')} open, ${by('variant-only')} variant-only, ${undetected.filter((r) => !r.entry).length} not classified; score ${pct(denominator ? (100 * part.detected) / denominator : undefined)} (Stryker's ${pct(part.rawPct)})`);
+}
 for (const e of classified.stale) console.log(`  stale classification (matches no undetected mutant of this report): ${e.at}${e.mutator ? ` ${e.mutator}` : ''}`);
 // Every mutant as a table row (docs/mutation-code.md takes its rows from here): where, what, status, and why.
 const what = (m) => `${m.mutatorName}: \`${String(m.replacement ?? '').split('\n')[0].slice(0, 60).replace(/\|/g, '\\|')}\``;
