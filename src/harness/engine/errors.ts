@@ -46,6 +46,19 @@ export class NotApplicable extends FtfError {
   }
 }
 
+/**
+ * An exchange whose bound was the calling step's time left (below the request's own bound) and that ran out: the
+ * step's deadline was reached (a busy machine started it with little time left), not the target's timeout. Raised by
+ * the engine's send (run.ts); a polling step ends at its deadline on it. It keeps the transport's code and message,
+ * so anywhere else it reads as before.
+ */
+export class CutByStepDeadline extends FtfError {
+  constructor(cause: FtfError) {
+    super(cause.code, cause.message, { ...(cause.hint ? { hint: cause.hint } : {}), ...(cause.location ? { location: cause.location } : {}), cause });
+    this.name = 'CutByStepDeadline';
+  }
+}
+
 export const ENGINE_ERROR_CODES = {
   checkFailed: 'FTF_E_CHECK_FAILED',
   step: 'FTF_E_STEP_FAILED',

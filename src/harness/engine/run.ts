@@ -5,7 +5,7 @@
 import type { CheckResult } from '../checks/types.js';
 import { stepLabel, type ClauseLabel, type LocatedStep, type Scenario, type SourceLocation } from '../scenario/types.js';
 import { FtfError } from '../../shared/errors.js';
-import { CheckFailure, ENGINE_ERROR_CODES, StepError } from './errors.js';
+import { CheckFailure, CutByStepDeadline, ENGINE_ERROR_CODES, StepError } from './errors.js';
 import { sendExchange } from './exchange.js';
 import { bareExpression, evaluate, preview, resolveDeep } from '../expressions/index.js';
 import { stepHandler } from './steps/registry.js';
@@ -120,8 +120,11 @@ class Runner {
             ...(opts.query ? { query: opts.query } : {}),
           });
         } catch (e) {
+          const timedOut = e instanceof FtfError && e.code === 'FTF_E_TARGET_TIMEOUT';
           // Cut by the scenario (not by its own bound): say so, keeping the exchange's message (method + URL).
-          if (left < own && e instanceof FtfError && e.code === 'FTF_E_TARGET_TIMEOUT') throw this.outOfTime(`during step "${title}": ${e.message}`, location, e);
+          if (timedOut && left < own) throw this.outOfTime(`during step "${title}": ${e.message}`, location, e);
+          // Cut by the step's deadline (maxTimeoutMs below the request's own bound): the step decides (list, poll).
+          if (timedOut && opts.maxTimeoutMs !== undefined && opts.maxTimeoutMs < (spec.timeout_ms ?? engine.target.timeouts.requestMs)) throw new CutByStepDeadline(e);
           throw e;
         }
         if (opts.setLast !== false) vars.last = sent.response;

@@ -9,13 +9,12 @@
 import { checkStatus } from '../../checks/status.js';
 import { result } from '../../checks/types.js';
 import type { ListStep } from '../../scenario/types.js';
-import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
+import { CutByStepDeadline, ENGINE_ERROR_CODES, StepError } from '../errors.js';
 import { NotAList, walkList, type ListWalk, type WalkOptions } from '../paging.js';
 import type { StepContext, StepHandler } from '../types.js';
 import { eachItems } from './parallel.js';
 import { interpolateString, toText } from '../../expressions/index.js';
 import { LIST_KEYS, type ListKey } from '../../target/paging.js';
-import { FtfError } from '../../../shared/errors.js';
 
 export const listStep: StepHandler<ListStep> = {
   kind: 'list',
@@ -82,23 +81,15 @@ async function pollWalk(l: ListStep['list'] & { of: ListKey }, ctx: StepContext,
   const interval = l.interval_ms ?? t.pollIntervalMs;
   const deadlineMs = deadlineOf(l.deadline_ms, t.pollDeadlineMs, ctx);
   const deadline = ctx.now() + deadlineMs;
-  const ownBoundMs = l.request.timeout_ms ?? t.requestMs;
   let last: ListWalk | undefined;
   for (let attempt = 1; ; attempt++) {
-    // Each page's exchange is bounded by the time left; `cut` says whether that, not the request's own bound, bound it.
-    let cut = false;
-    const maxTimeoutMs = (): number => {
-      const left = Math.max(1, deadline - ctx.now());
-      cut = left < ownBoundMs;
-      return left;
-    };
     let walk: ListWalk;
     try {
-      walk = await checked(ctx, l.of, () => walkList(ctx, l.of, l.request, { ...(find ? { find } : {}), maxTimeoutMs }));
+      walk = await checked(ctx, l.of, () => walkList(ctx, l.of, l.request, { ...(find ? { find } : {}), maxTimeoutMs: () => Math.max(1, deadline - ctx.now()) }));
     } catch (e) {
       // A walk the deadline cut short (a busy machine: it began with little time left) is the deadline reached, with
-      // the last complete walk; not the target's timeout. The first walk has the whole deadline: its timeout stands.
-      if (cut && last !== undefined && e instanceof FtfError && e.code === 'FTF_E_TARGET_TIMEOUT') return atDeadline(last, attempt - 1);
+      // the last complete walk. The first walk has the whole deadline: its timeout stands.
+      if (e instanceof CutByStepDeadline && last !== undefined) return atDeadline(last, attempt - 1);
       throw e;
     }
     last = walk;

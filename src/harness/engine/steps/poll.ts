@@ -5,9 +5,8 @@
  */
 import { excerpt } from '../../checks/excerpt.js';
 import type { PollStep } from '../../scenario/types.js';
-import { ENGINE_ERROR_CODES, StepError } from '../errors.js';
+import { CutByStepDeadline, ENGINE_ERROR_CODES, StepError } from '../errors.js';
 import type { ResponseRecord, StepHandler } from '../types.js';
-import { FtfError } from '../../../shared/errors.js';
 
 export const pollStep: StepHandler<PollStep> = {
   kind: 'poll',
@@ -26,10 +25,9 @@ export const pollStep: StepHandler<PollStep> = {
       try {
         ({ response } = await ctx.send(p.request, { extra: { attempt }, maxTimeoutMs: left }));
       } catch (e) {
-        // A request the deadline cut short (it began with little time left; a busy machine) is the deadline reached,
-        // not the target's timeout. The first request has the whole deadline: its timeout stands.
-        const cut = left < (p.request.timeout_ms ?? t.requestMs);
-        if (cut && last !== undefined && e instanceof FtfError && e.code === 'FTF_E_TARGET_TIMEOUT') throw stillFalse(last, attempt - 1);
+        // A request the deadline cut short (it began with little time left; a busy machine) is the deadline reached.
+        // The first request has the whole deadline: its timeout stands.
+        if (e instanceof CutByStepDeadline && last !== undefined) throw stillFalse(last, attempt - 1);
         throw e;
       }
       last = response;
