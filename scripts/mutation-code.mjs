@@ -171,9 +171,11 @@ const testName = new Map(Object.values(json.testFiles ?? {}).flatMap((f) => f.te
 const count = (s) => results.filter((m) => m.status === s).length;
 const tested = results.filter((m) => ['Killed', 'Timeout', 'Survived', 'RuntimeError'].includes(m.status)).length;
 const CLASSIFIED = join(root, 'fixtures', 'mutation-code');
+let entries;
 let classified;
 try {
-  classified = score(results, readClassificationDir(CLASSIFIED));
+  entries = readClassificationDir(CLASSIFIED);
+  classified = score(results, entries);
 } catch (error) {
   console.error(`mutation:code: ${error.message}`);
   process.exit(2);
@@ -184,14 +186,9 @@ console.log(`mutation:code: ${results.length} mutants (${results.filter((m) => m
 console.log(`mutation:code: of the ${classified.undetected} not detected: ${classified.equivalent} equivalent, ${classified.missed} missed, ${classified.open} open, ${classified.variantOnly} variant-only, ${classified.unclassified} not classified (${relative(root, CLASSIFIED)}). Score of the non-equivalent mutants: ${pct(classified.scorePct)} (${classified.detected} detected of ${classified.detected + classified.undetected - classified.equivalent}; an unclassified one counts as not equivalent)`);
 // The same per folder of src/reference (the classification files are per folder too).
 for (const folder of FOLDERS) {
-  const part = score(results.filter((m) => m.file.startsWith(`src/reference/${folder}/`)), []);
-  const rows = classified.rows.filter((r) => r.m.file.startsWith(`src/reference/${folder}/`));
-  if (rows.length === 0) continue;
-  const undetected = rows.filter((r) => r.m.status === 'Survived' || r.m.status === 'NoCoverage');
-  const eq = undetected.filter((r) => r.entry?.verdict === 'equivalent').length;
-  const by = (v) => undetected.filter((r) => r.entry?.verdict === v).length;
-  const denominator = part.detected + undetected.length - eq;
-  console.log(`  ${folder}: ${rows.length} mutants, ${part.detected} detected, ${part.ignored} ignored by rule; not detected ${undetected.length}: ${eq} equivalent, ${by('missed')} missed, ${by('open')} open, ${by('variant-only')} variant-only, ${undetected.filter((r) => !r.entry).length} not classified; score ${pct(denominator ? (100 * part.detected) / denominator : undefined)} (Stryker's ${pct(part.rawPct)})`);
+  const part = score(results.filter((m) => m.file.startsWith(`src/reference/${folder}/`)), entries);
+  if (part.total === 0) continue;
+  console.log(`  ${folder}: ${part.total} mutants, ${part.detected} detected, ${part.ignored} ignored by rule; not detected ${part.undetected}: ${part.equivalent} equivalent, ${part.missed} missed, ${part.open} open, ${part.variantOnly} variant-only, ${part.unclassified} not classified; score ${pct(part.scorePct)} (Stryker's ${pct(part.rawPct)})`);
 }
 for (const e of classified.stale) console.log(`  stale classification (matches no undetected mutant of this report): ${e.at}${e.mutator ? ` ${e.mutator}` : ''}`);
 // Every mutant as a table row (docs/mutation-code.md takes its rows from here): where, what, status, and why.
