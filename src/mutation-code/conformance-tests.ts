@@ -57,6 +57,7 @@ import { readProfile, type Profile } from '../harness/target/profile.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
 import type { Transport } from '../harness/http/types.js';
 import type { InProcessTest, TestSet, TestVerdict } from './types.js';
+import type { OutcomeRecord } from '../harness/report/records/outcome.js';
 import { PERSONAS } from '../reference/variants.js';
 import { expandRun } from '../selftest/variant-targets.js';
 import { writeVariantProfile } from '../selftest/variant-profile.js';
@@ -174,15 +175,30 @@ function scenarioTest(scenario: Scenario, byId: ReadonlyMap<string, Scenario>, e
       return withServer(env, async (target, schemas) => {
         // The command line's opt-in to writes on production is off, as in `run` without --allow-mutations.
         const result = await runInProcess(scenario, byId, { target, schemas, wire, cliAllowsMutations: false, runIdPrefix: 'mc' });
-        const { status } = result.record;
-        if (status === 'passed') return { status: 'passed' };
-        if (status === 'skipped' || status === 'not-applicable') return { status: 'skipped', reason: result.record.reason ?? status };
-        const clauses = result.record.clauses.length ? ` (clauses ${result.record.clauses.join(', ')})` : '';
-        return { status: 'failed', message: `${status} ${result.record.code ?? ''}${clauses}: ${(result.message ?? result.record.reason ?? '').split('\n').slice(0, 6).join('\n')}` };
+        return verdictOfRecord(result.record, result.message);
       });
     },
   };
 }
+
+/**
+ * A scenario's test verdict from its outcome record: the record's failed or errored is a kill. So is a passed record
+ * with warnings: a should clause's failed check is a warning in a run's verdict, not a failure, yet it is the harness
+ * seeing the deviation (the clean reference gives none: the dry run would fail on it).
+ */
+export function verdictOfRecord(record: OutcomeRecord, message?: string): TestVerdict {
+  const { status, warnings } = record;
+  if (status === 'passed' && warnings.length > 0) {
+    const w = warnings[0]!;
+    return { status: 'failed', message: `warning (should) [${w.check}] (clauses ${w.clauses.join(', ')}): ${firstLines(w.message, 6)}` };
+  }
+  if (status === 'passed') return { status: 'passed' };
+  if (status === 'skipped' || status === 'not-applicable') return { status: 'skipped', reason: record.reason ?? status };
+  const clauses = record.clauses.length ? ` (clauses ${record.clauses.join(', ')})` : '';
+  return { status: 'failed', message: `${status} ${record.code ?? ''}${clauses}: ${firstLines(message ?? record.reason ?? '', 6)}` };
+}
+
+const firstLines = (text: string, n: number): string => text.split('\n').slice(0, n).join('\n');
 
 function propertyTest(p: PropertyTest, env: Environment, wire: Transport): InProcessTest {
   return {

@@ -13,7 +13,7 @@
  *   the environment cannot be reloaded, so Stryker starts a new runner process for each of them; `mutantRun` with
  *   `mutantActivation: 'static'` switches the mutant on BEFORE the code loads (load() is lazy), and runs every test.
  * - A mutant's tests run side by side (testConcurrency, each against a server of its own), quickest first.
- * - A kill is a test's verdict failing (a check failed, or the scenario errored), named in `killedBy`; the first
+ * - A kill is a test's verdict failing (a check failed, the scenario errored, or a should clause's check warned), named in `killedBy`; the first
  *   failing test ends the run (no further test starts; those running finish) unless Stryker's disableBail is on. A
  *   test skipped under a mutant is no kill.
  * - `hitLimit` (an infinite loop's guard): the instrumented code throws past it; the run is then a timeout.

@@ -5,7 +5,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { testSet } from '../../src/mutation-code/conformance-tests.js';
+import { testSet, verdictOfRecord } from '../../src/mutation-code/conformance-tests.js';
+import type { OutcomeRecord } from '../../src/harness/report/records/outcome.js';
 import { PERSONAS } from '../../src/reference/variants.js';
 
 describe('mutation:code test set', () => {
@@ -31,5 +32,21 @@ describe('mutation:code test set', () => {
     } finally {
       await set.dispose?.();
     }
+  });
+
+  describe('a scenario\'s verdict from its outcome record', () => {
+    const record = (over: Partial<OutcomeRecord>): OutcomeRecord => ({ status: 'passed', clauses: [], checks: [], exchanges: [], warnings: [], ...over });
+    it('passes a clean pass, skips a skip, kills a failure or an error', () => {
+      assert.deepEqual(verdictOfRecord(record({})), { status: 'passed' });
+      assert.deepEqual(verdictOfRecord(record({ status: 'not-applicable', reason: 'no api key' })), { status: 'skipped', reason: 'no api key' });
+      const failed = verdictOfRecord(record({ status: 'failed', code: 'FTF_E_CHECK_FAILED', clauses: ['AUTH-BEARER'] }), 'expected 401');
+      assert.equal(failed.status, 'failed');
+      assert.match(failed.status === 'failed' ? failed.message : '', /^failed FTF_E_CHECK_FAILED \(clauses AUTH-BEARER\): expected 401/);
+      assert.equal(verdictOfRecord(record({ status: 'errored', code: 'FTF_E_TARGET_TIMEOUT' })).status, 'failed');
+    });
+    it('kills a pass with a should clause\'s warning: the harness saw the deviation', () => {
+      const v = verdictOfRecord(record({ warnings: [{ check: 'status', message: 'expected a status below 500\ngot 500', clauses: ['ERR-NO-SERVER-ERROR'] }] }));
+      assert.deepEqual(v, { status: 'failed', message: 'warning (should) [status] (clauses ERR-NO-SERVER-ERROR): expected a status below 500\ngot 500' });
+    });
   });
 });
