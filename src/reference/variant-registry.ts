@@ -252,6 +252,19 @@ export const PERSONAS: readonly PersonaInfo[] = Object.freeze([
     description: 'the paging kinds all-alternate does not take (every list by cursor, subscriptions by page number, holdings by offset/limit) with request shapes it does not take either (DELETE /webhook by query, PUT checkpoint with a form body)',
     variants: Object.freeze(['lists-cursor', 'subscriptions-page-number', 'holdings-offset-limit', 'webhook-delete-query', 'checkpoint-put-form']),
   }),
+  // The two below take every alternate the first two leave out, so each variant runs in at least one whole-suite
+  // run at once with others (the variant matrix, and the test set of `npm run mutation:code`, where code only a
+  // variant reaches is judged by the personas' runs alone).
+  Object.freeze({
+    name: 'second-alternates',
+    description: 'the alternates neither all-alternate nor paged-and-shaped takes, except three paging kinds (lists by page number, subscriptions by cursor, holdings by page number; the other layouts of an indication, a subscribe answer and the checkpoint list; a reset PUT on an existing checkpoint; no total count; POST /webhook 202; DELETE /webhook by form)',
+    variants: Object.freeze(['indication-wrapped', 'subscribe-response-minimal', 'checkpoint-list-bare', 'lists-page-number', 'subscriptions-cursor', 'holdings-page-number', 'checkpoint-put-existing-reset', 'total-count-absent', 'webhook-post-202', 'webhook-delete-form']),
+  }),
+  Object.freeze({
+    name: 'last-paging-kinds',
+    description: 'the paging kinds no other persona takes: lists by offset/limit, subscriptions by Link header, holdings by cursor',
+    variants: Object.freeze(['lists-offset-limit', 'subscriptions-link-header', 'holdings-cursor']),
+  }),
 ]);
 
 export function variantInfo(name: string): VariantInfo | undefined {
