@@ -31,6 +31,7 @@ const LONGEST_FIRST = [
   'test/cli/shared-shards.test.ts',
   'test/cli/shared-target.test.ts',
   'test/docs/runnable-examples.test.ts',
+  'test/cli/ui-mode.test.ts',
   'test/hostile/canary.test.ts',
   'test/cli/bin-report.test.ts',
   'test/cli/sharded-flow.test.ts',

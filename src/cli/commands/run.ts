@@ -55,6 +55,19 @@ export const RUN_OPTIONS = {
   'last-failed': { type: 'boolean' },
 } as const;
 
+/** `run --ui` (cli/ui-mode.ts): the target, the selection, the write opt-in, workers, and where the UI listens. */
+const UI_OPTIONS = {
+  ui: { type: 'boolean' },
+  'ui-host': { type: 'string' },
+  'ui-port': { type: 'string' },
+  target: { type: 'string' },
+  grep: { type: 'string' },
+  tag: { type: 'string' },
+  clause: { type: 'string' },
+  'allow-mutations': { type: 'boolean' },
+  workers: { type: 'string' },
+} as const;
+
 /**
  * `run --report`: the Allure HTML, built in the background after the verdict. Opt-in: one self-contained index.html of
  * a full run is 12-13 MB (every step and attachment inlined), too much to write on every run of a CI gate;
@@ -252,6 +265,9 @@ export const runCommand: Command = {
       SUITE_FLAGS.workers,
       LAST_FAILED_FLAG,
       { flag: '--watch', text: "the author's loop: the same as `ftf-conformance dev` (re-runs each scenario you save, in process, no reports); takes dev's flags only" },
+      { flag: '--ui', text: "Playwright's UI mode over the selection (--target, --grep/--tag/--clause, --allow-mutations, --workers): pick, rerun and inspect tests by hand. Always the undici transport (UI mode traces every test; Playwright's request fixture would put Authorization headers into the traces); the reporters write as in a run, and every file left is leak-scanned when the session ends; no verdict, exit code or certificate (run is the gate)" },
+      { flag: '--ui-port', value: 'PORT', text: 'with --ui: serve the UI on this port (0: any free one) instead of opening a window; Playwright prints the address' },
+      { flag: '--ui-host', value: 'HOST', text: 'with --ui-port: the address to listen on (Playwright\'s default: localhost)' },
       { flag: '--', value: 'PLAYWRIGHT ARGS', text: 'passed to `playwright test` unchanged, only: --retries N, --repeat-each N, --max-failures N, -x, --workers N/-j N, --project NAME, --grep RE/-g, --grep-invert RE/-G, --output DIR, --fail-on-flaky-tests, --forbid-only, --fully-parallel, --pass-with-no-tests, --quiet, --shuffle [SEED], --list, --no-deps; anything else exits 2 (Playwright\'s --last-failed too: use `run --last-failed`)' },
     ],
     env: SUITE_ENV,
@@ -266,6 +282,22 @@ export const runCommand: Command = {
     // `run --watch` is the author's loop (`dev`): its own flags, no Playwright, no reports.
     const own = dash >= 0 ? argv.slice(0, dash) : argv;
     if (own.includes('--watch')) return (await import('./dev.js')).devCommand.run(argv.filter((a) => a !== '--watch'));
+    // `run --ui`: Playwright's UI mode (cli/ui-mode.ts): its own flags, the undici transport, no verdict.
+    if (own.some((a) => a === '--ui' || /^--ui-(host|port)(=|$)/.test(a))) {
+      const { values: u } = parse('run', own, UI_OPTIONS);
+      if (!u.ui) throw new UsageError('run', '--ui-port and --ui-host take effect only with --ui');
+      if (dash >= 0) throw new UsageError('run', '--ui takes no Playwright arguments after --: pick tests in the UI');
+      const { runUiSession } = await import('../ui-mode.js');
+      const workers = workersFlag('run', u.workers);
+      return runUiSession({
+        ...(u.target ? { target: u.target } : {}),
+        selection: selectionFlags('run', u),
+        allowMutations: u['allow-mutations'] ?? false,
+        ...(workers ? { workers } : {}),
+        ...(u['ui-host'] !== undefined ? { host: u['ui-host'] } : {}),
+        ...(u['ui-port'] !== undefined ? { port: u['ui-port'] } : {}),
+      });
+    }
     const { values: v } = parse('run', own, RUN_OPTIONS);
     const picked = selectionFlags('run', v);
     if (v['last-failed'] && v['evaluate-only']) throw new UsageError('run', '--last-failed reruns scenarios; --evaluate-only runs nothing: give one of them');

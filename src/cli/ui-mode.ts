@@ -1,0 +1,101 @@
+/**
+ * `run --ui`: Playwright's UI mode over the suite, for a scenario author who wants to pick, rerun and inspect tests
+ * by hand. Workers get their servers and settings exactly as in `run` (the launch broker, FTF_RUN, the production
+ * write grant); what differs is what a UI session records, and that it is no gate.
+ *
+ * - UI mode records a trace of every test, whatever the config says. Playwright's `request` fixture would put each
+ *   API call, Authorization header and token response included, into those traces, so the session always uses the
+ *   undici transport (FTF_TRANSPORT=undici): the traces then hold only what the harness records, through its one
+ *   recording and redaction layer. test/cli/ui-mode.test.ts proves both halves on a real trace.
+ * - When the session ends, every file left in the reports folder and the output folder (traces included) is leak
+ *   scanned with the session's secrets, as after a run: a hit quarantines them and exits 3.
+ * - No verdict, exit code or certificate: the config's reporters write what they see of the tests run from the UI,
+ *   but which tests run is the user's choice from one moment to the next; `run` is the gate.
+ */
+import { REPO_ROOT } from '../harness/repo-root.js';
+import { assertRunLeakFree, outputDirOf } from '../harness/report/redaction/leak-scan.js';
+import { reportPaths } from '../harness/report/reports-folder/paths.js';
+import { lockReports } from '../harness/report/reports-folder/reports-lock.js';
+import { refuseSymlinks } from '../harness/report/reports-folder/reports-symlinks.js';
+import { issueMutationGrant } from '../harness/target/mutation-grant.js';
+import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE } from '../harness/target/load.js';
+import { startLaunchBroker, type LaunchBroker } from '../embedded/broker.js';
+import type { SelectionFlags } from '../harness/scenario/selection.js';
+import { UsageError } from './args.js';
+import { playwright, playwrightEnv } from './playwright.js';
+import { InterruptedError } from './process-group.js';
+import { openTarget } from './target.js';
+
+export interface UiSessionOptions {
+  target?: string;
+  selection: SelectionFlags;
+  allowMutations: boolean;
+  workers?: string;
+  /** Where UI mode serves its page; without a port Playwright opens a browser window itself. */
+  host?: string;
+  port?: string;
+}
+
+/** `playwright test --ui` and where it listens: a port makes Playwright serve the UI instead of opening a window. */
+export function uiArgs(o: Pick<UiSessionOptions, 'host' | 'port'>): string[] {
+  if (o.port !== undefined && !/^\d{1,5}$/.test(o.port)) throw new UsageError('run', `--ui-port must be a port number (0 for any free port), got '${o.port}'`);
+  if (o.host !== undefined && o.port === undefined) throw new UsageError('run', '--ui-host needs --ui-port (without a port, Playwright opens its own window and serves nothing)');
+  return ['playwright', 'test', '--ui', ...(o.host !== undefined ? [`--ui-host=${o.host}`] : []), ...(o.port !== undefined ? [`--ui-port=${o.port}`] : [])];
+}
+
+/** The environment a UI session's Playwright gets on top of the run's: the undici transport, whatever was asked. */
+export function uiEnv(runEnv: Record<string, string>, asked: string | undefined): { env: Record<string, string>; note?: string } {
+  const note = asked?.trim() && asked.trim() !== 'undici'
+    ? `note   FTF_TRANSPORT=${asked.trim()} is overridden with undici: UI mode records a trace of every test, and Playwright's request fixture would put each API call, Authorization header included, into it`
+    : undefined;
+  return { env: { ...runEnv, FTF_TRANSPORT: 'undici' }, ...(note ? { note } : {}) };
+}
+
+export async function runUiSession(o: UiSessionOptions): Promise<number> {
+  const args = uiArgs(o);
+  const paths = reportPaths();
+  refuseSymlinks(paths.root);
+  const lock = lockReports(paths.root, 'run --ui');
+  let broker: LaunchBroker | undefined;
+  try {
+    const open = await openTarget(o.target, { forPlaywright: true });
+    try {
+      if (open.perWorker) {
+        const events = 0;
+        broker = await startLaunchBroker([
+          { profile: REFERENCE_PROFILE, mode: 'sandbox', events },
+          { profile: REFERENCE_PRODUCTION_PROFILE, mode: 'production', events },
+        ]).catch(() => undefined);
+      }
+      const grant = o.allowMutations ? issueMutationGrant() : undefined;
+      const { env, note } = uiEnv({ ...open.env, ...playwrightEnv(o.selection, { broker: broker?.path, grant: grant?.value }), ...(o.workers ? { FTF_WORKERS: o.workers } : {}) }, process.env.FTF_TRANSPORT);
+      if (note) console.log(note);
+      console.log(`run --ui: Playwright's UI mode against ${open.embedded ? 'the embedded reference' : open.target.name}; no verdict or certificate (run is the gate); every file it leaves is leak-scanned when it ends`);
+      let status: number | null = null;
+      // Ctrl-C is how a UI session often ends: its files are scanned all the same, then the interruption goes on.
+      let interrupted: unknown;
+      try {
+        status = await playwright.run(args, env);
+      } catch (e) {
+        if (!(e instanceof InterruptedError)) throw e;
+        interrupted = e;
+      } finally {
+        grant?.revoke();
+      }
+      const b = broker;
+      broker = undefined;
+      await b?.close();
+      const secrets = [...open.secrets, ...(b?.secrets() ?? [])];
+      const basic = Object.values(open.target.credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : []));
+      const scanned = await assertRunLeakFree({ reportsRoot: paths.root, outputDir: outputDirOf([], REPO_ROOT, paths.root), secrets, basic });
+      console.log(`run --ui: the session ended (${interrupted ? 'interrupted' : `Playwright exit ${status ?? 'killed'}`}); ${scanned} file(s) left in ${paths.root} leak-scanned: clean`);
+      if (interrupted) throw interrupted;
+      return status ?? 1;
+    } finally {
+      await broker?.close();
+      await open.close();
+    }
+  } finally {
+    lock.release();
+  }
+}
