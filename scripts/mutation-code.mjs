@@ -19,6 +19,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readClassificationDir, score, spotOf } from './mutation-code-score.mjs';
+import { dropStaleStaticResults } from './mutation-code-incremental.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FOLDERS = ['domain', 'routes', 'auth', 'http'];
@@ -155,6 +156,9 @@ if (!existsSync(join(env.FTF_SPEC_DIR, 'clauses.yaml'))) {
   console.error(`mutation:code: no clauses.yaml in ${env.FTF_SPEC_DIR} (set FTF_SPEC_DIR)`);
   process.exit(2);
 }
+// A static mutant's survival is reused by Stryker even when tests were added since: retested then (mutation-code-incremental.mjs).
+if (!values.report && runner === 'in-process' && sample === undefined) retestStaticMutants(folders ?? FOLDERS);
+
 // --report: no Stryker run; the score and summary again from the last report (after editing the classification).
 const stryker = values.report ? { status: 0 } : spawnSync(process.execPath, [join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), ...args], { cwd: root, stdio: 'inherit', env });
 const seconds = Math.round((Date.now() - started) / 1000);
@@ -208,3 +212,22 @@ for (const { m } of classified.rows.filter((r) => (r.m.status === 'Survived' || 
   console.log(`  not classified: ${m.status === 'Survived' ? 'survived' : 'no coverage'} ${spotOf(m)} ${m.mutatorName}: ${String(m.replacement ?? '').split('\n')[0].slice(0, 100)}`);
 }
 process.exit(stryker.status ?? 1);
+
+/** The static mutants not detected are tested again when the test set gained tests (mutation-code-incremental.mjs). */
+function retestStaticMutants(scope) {
+  const file = join(out, 'incremental.json');
+  if (!existsSync(file)) return;
+  const incremental = JSON.parse(readFileSync(file, 'utf8'));
+  // The test names this run's runner will have (FTF_MUTATION_TESTS narrows them as the plugin does).
+  const list = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+    "const { testSet } = await import('./src/mutation-code/conformance-tests.ts'); const only = process.env.FTF_MUTATION_TESTS; const set = testSet(only ? { only: new RegExp(only) } : {});"
+    + ' const tests = await set.load(); await set.dispose?.(); process.stdout.write(JSON.stringify(tests.map((t) => t.name)));'], { cwd: root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (list.status !== 0) {
+    console.error(`mutation:code: the test set did not load to compare it with the last run's:\n${list.stderr}`);
+    process.exit(2);
+  }
+  const { added, dropped } = dropStaleStaticResults(incremental, JSON.parse(list.stdout), scope);
+  if (dropped === 0) return;
+  writeFileSync(file, JSON.stringify(incremental));
+  console.log(`mutation:code: the test set has ${added.length} test(s) the last run did not (e.g. ${added[0]}): the ${dropped} static mutant(s) of ${scope.join(', ')} it did not detect are tested again (each in a fresh runner process with every test)`);
+}

@@ -58,9 +58,6 @@ import type { ResolvedTarget } from '../harness/target/types.js';
 import type { Transport } from '../harness/http/types.js';
 import type { InProcessTest, TestSet, TestVerdict } from './types.js';
 import type { OutcomeRecord } from '../harness/report/records/outcome.js';
-import { PERSONAS } from '../reference/variants.js';
-import { expandRun } from '../selftest/variant-targets.js';
-import { writeVariantProfile } from '../selftest/variant-profile.js';
 
 /** The seed of every property test here (fast-check); a kill by a property replays with FTF_FC_SEED=<this>. */
 export const PROPERTY_SEED = 2611;
@@ -112,7 +109,7 @@ export function testSet(options: ConformanceTestOptions = {}): TestSet {
         ...tests.filter((s) => s.clocklessForm !== undefined).map((s) => scenarioTest(s, byId, noControl, wire)),
         // The variant personas (the variant matrix's whole-suite runs): code only a variant reaches (a variant's
         // branch, list paging by cursor or page number, other request shapes) is judged too, as a correct server's.
-        ...(options.personas === false ? [] : personaEnvironments(personaDir).flatMap((env) => tests.map((s) => scenarioTest(s, byId, env, wire)))),
+        ...(options.personas === false ? [] : (await personaEnvironments(personaDir)).flatMap((env) => tests.map((s) => scenarioTest(s, byId, env, wire)))),
       ];
       return options.only ? all.filter((t) => options.only!.test(t.id)) : all;
     },
@@ -135,8 +132,18 @@ function environmentOf(name: string, profile: Profile, variants?: readonly strin
   return { name, profile, ...(variants ? { variants } : {}), planned: withMutationGuard(resolveTarget(profile, { env: process.env, partial: true }), false) };
 }
 
-/** One environment per persona: its profile generated as the variant matrix does (selftest/variant-profile.ts). */
-function personaEnvironments(dir: string): Environment[] {
+/**
+ * One environment per persona: its profile generated as the variant matrix does (selftest/variant-profile.ts).
+ * Imported here, not at the top: they import the reference's http/paging.ts and http/shape.ts, and a module this
+ * file loads when the runner plugin starts is evaluated before a static mutant is switched on, so a mutant of its
+ * module-level code would never be on (test/mutation-code/conformance-tests.test.ts checks no mutated module loads).
+ */
+async function personaEnvironments(dir: string): Promise<Environment[]> {
+  const [{ PERSONAS }, { expandRun }, { writeVariantProfile }] = await Promise.all([
+    import('../reference/variants.js'),
+    import('../selftest/variant-targets.js'),
+    import('../selftest/variant-profile.js'),
+  ]);
   return PERSONAS.map((p) => {
     const variants = expandRun(p.name);
     return environmentOf(`persona-${p.name}`, writeVariantProfile(dir, p.name, variants), variants);

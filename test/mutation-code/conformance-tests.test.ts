@@ -4,6 +4,8 @@
  * fail on an environment nobody tried.
  */
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { describe, it } from 'node:test';
 import { testSet, verdictOfRecord } from '../../src/mutation-code/conformance-tests.js';
 import type { OutcomeRecord } from '../../src/harness/report/records/outcome.js';
@@ -23,6 +25,18 @@ describe('mutation:code test set', () => {
     } finally {
       await set.dispose?.();
     }
+  });
+
+  it('loads no module Stryker mutates when the runner plugin imports it (a static mutant there would never be on)', () => {
+    // What scripts/stryker-runner.mjs imports at init, in a process that logs every module it resolves.
+    const hook = `export async function resolve(s, c, n) { const r = await n(s, c); if (r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; }`;
+    const script = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`
+      + ` await import('./src/mutation-code/runner.ts'); await import('./src/mutation-code/conformance-tests.ts');`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /LOADED .*src\/mutation-code\/conformance-tests\.ts/, 'the hook saw the test set load');
+    const mutated = r.stderr.split('\n').filter((l) => /src\/reference\/(domain|routes|auth|http)\//.test(l));
+    assert.deepEqual(mutated, []);
   });
 
   it('leaves the personas out on request', async () => {
