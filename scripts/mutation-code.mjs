@@ -156,6 +156,9 @@ if (!existsSync(join(env.FTF_SPEC_DIR, 'clauses.yaml'))) {
   console.error(`mutation:code: no clauses.yaml in ${env.FTF_SPEC_DIR} (set FTF_SPEC_DIR)`);
   process.exit(2);
 }
+// The personas' profiles, written once from the unmutated reference (the harness's profile is data, as a vendor's is;
+// generated in a runner process, a static mutant of http/paging.ts or shape.ts would change it with the server).
+if (!values.report && runner === 'in-process') env.FTF_MUTATION_PERSONA_DIR = writePersonaProfiles();
 // A static mutant's survival is reused by Stryker even when tests were added since: retested then (mutation-code-incremental.mjs).
 if (!values.report && runner === 'in-process' && sample === undefined) retestStaticMutants(folders ?? FOLDERS);
 
@@ -230,4 +233,17 @@ function retestStaticMutants(scope) {
   if (dropped === 0) return;
   writeFileSync(file, JSON.stringify(incremental));
   console.log(`mutation:code: the test set has ${added.length} test(s) the last run did not (e.g. ${added[0]}): the ${dropped} static mutant(s) of ${scope.join(', ')} it did not detect are tested again (each in a fresh runner process with every test)`);
+}
+
+function writePersonaProfiles() {
+  const dir = join(out, 'personas');
+  mkdirSync(dir, { recursive: true });
+  const write = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+    "const { PERSONAS } = await import('./src/reference/variants.ts'); const { writeVariantProfile } = await import('./src/selftest/variant-profile.ts');"
+    + ` for (const p of PERSONAS) writeVariantProfile(${JSON.stringify(dir)}, p.name, p.variants);`], { cwd: root, env, encoding: 'utf8' });
+  if (write.status !== 0) {
+    console.error(`mutation:code: the personas' profiles could not be written:\n${write.stderr}`);
+    process.exit(2);
+  }
+  return dir;
 }

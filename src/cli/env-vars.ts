@@ -76,6 +76,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_STRYKER_SEED', kind: 'script', text: 'scripts/mutation-code.mjs: the seed of that sample (same as `--seed S`)' },
   { name: 'FTF_MUTATION_TESTS', kind: 'script', text: 'scripts/stryker-runner.mjs (`npm run mutation:code`): a regular expression; only the tests whose id matches run (e.g. `^sandbox:token\\.`)' },
   { name: 'FTF_MUTATION_TEST_CONCURRENCY', kind: 'script', text: "scripts/stryker-runner.mjs: how many of a mutant's tests run side by side, each against a server of its own (default 4; 1 = one after another)" },
+  { name: 'FTF_MUTATION_PERSONA_DIR', kind: 'script', text: 'set by `npm run mutation:code` for its runner processes: a folder holding each persona\'s generated profile (`variant-<persona>.yaml`), written before Stryker starts from the unmutated reference, so a static mutant changes the server under test, never the profile the harness reads' },
   { name: 'FTF_MUTATION_TEST_SET', kind: 'script', text: 'scripts/stryker-runner.mjs: the module whose `testSet()` gives the tests (default src/mutation-code/conformance-tests.ts)' },
   { name: 'FTF_STRYKER_CACHE_DIR', kind: 'script', text: "scripts/stryker-test.mjs: where each Stryker test run's private FTF_CACHE_DIR is made (default the os tmpdir)" },
   { name: 'FTF_BENCH_WALK_EVENTS', kind: 'script', text: 'bench/real-walk.ts: synthetic events of the real-path walk (default 1000000, 100000 with --quick)' },

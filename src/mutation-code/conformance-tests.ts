@@ -144,9 +144,13 @@ async function personaEnvironments(dir: string): Promise<Environment[]> {
     import('../selftest/variant-targets.js'),
     import('../selftest/variant-profile.js'),
   ]);
+  // npm run mutation:code writes the profiles before Stryker starts: generated here, a static mutant of the code
+  // profileFor reads (http/paging.ts, http/shape.ts) would be on and change the profile along with the server.
+  const written = process.env.FTF_MUTATION_PERSONA_DIR;
   return PERSONAS.map((p) => {
     const variants = expandRun(p.name);
-    return environmentOf(`persona-${p.name}`, writeVariantProfile(dir, p.name, variants), variants);
+    const profile = written ? readProfile(join(written, `variant-${p.name}.yaml`)) : writeVariantProfile(dir, p.name, variants);
+    return environmentOf(`persona-${p.name}`, profile, variants);
   });
 }
 

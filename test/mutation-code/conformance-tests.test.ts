@@ -5,6 +5,10 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeVariantProfile } from '../../src/selftest/variant-profile.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { describe, it } from 'node:test';
 import { testSet, verdictOfRecord } from '../../src/mutation-code/conformance-tests.js';
@@ -37,6 +41,30 @@ describe('mutation:code test set', () => {
     assert.match(r.stderr, /LOADED .*src\/mutation-code\/conformance-tests\.ts/, 'the hook saw the test set load');
     const mutated = r.stderr.split('\n').filter((l) => /src\/reference\/(domain|routes|auth|http)\//.test(l));
     assert.deepEqual(mutated, []);
+  });
+
+  it('reads the personas\' profiles from FTF_MUTATION_PERSONA_DIR when mutation:code wrote them (not generated under a mutant)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ftf-personas-'));
+    const saved = process.env.FTF_MUTATION_PERSONA_DIR;
+    process.env.FTF_MUTATION_PERSONA_DIR = dir;
+    try {
+      // Nothing written there yet: the set does not fall back to generating them.
+      const empty = testSet();
+      await assert.rejects(empty.load(), /variant-all-alternate\.yaml/);
+      await empty.dispose?.();
+      for (const p of PERSONAS) writeVariantProfile(dir, p.name, p.variants);
+      const set = testSet({ only: /^persona-paged-and-shaped:permissions\.entity-scope-subscriptions$/ });
+      try {
+        const [test] = await set.load();
+        assert.deepEqual(await test!.run(), { status: 'passed' });
+      } finally {
+        await set.dispose?.();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.FTF_MUTATION_PERSONA_DIR;
+      else process.env.FTF_MUTATION_PERSONA_DIR = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('leaves the personas out on request', async () => {
