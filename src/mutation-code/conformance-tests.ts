@@ -22,7 +22,8 @@
  * and each test first empties the reference's date memos (domain/dates.ts), so a value computed before the mutant
  * was on hides nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -40,7 +41,7 @@ import { PROPERTY_TESTS, type PropertyTest } from '../harness/properties/catalog
 import type { PropertySettings } from '../harness/properties/runner.js';
 import { RunLog } from '../harness/properties/run-log.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
-import { loadScenarioSuite } from '../harness/scenario/load.js';
+import { loadScenarioSuite, type ScenarioSuite } from '../harness/scenario/load.js';
 import { scenarioTestTags } from '../harness/scenario/selection.js';
 import { PRODUCTION_TAG } from '../harness/scenario/environment.js';
 import type { Scenario } from '../harness/scenario/types.js';
@@ -97,19 +98,20 @@ export function testSet(options: ConformanceTestOptions = {}): TestSet {
       const suite = loadScenarioSuite(dir, { clauses: loadClauseCatalogue().byId });
       if (suite.problems.length > 0) throw new Error(`${suite.problems.length} scenario file(s) do not load, e.g. ${suite.problems[0]?.file}`);
       const byId = new Map(suite.scenarios.map((s) => [s.id, s]));
+      const stamp = scenarioStamps(suite);
       const sandbox = environment('sandbox', REFERENCE_PROFILE);
       const production = environment('production', REFERENCE_PRODUCTION_PROFILE);
       const noControl = environment('no-control', join(REPO_ROOT, 'fixtures', 'targets', 'reference-no-control.yaml'));
       const tests = suite.scenarios.filter((s) => s.formOf === undefined);
       const all: InProcessTest[] = [
-        ...tests.map((s) => scenarioTest(s, byId, sandbox, wire)),
-        ...tests.filter((s) => scenarioTestTags(s).includes(PRODUCTION_TAG)).map((s) => scenarioTest(s, byId, production, wire)),
+        ...tests.map((s) => scenarioTest(s, byId, sandbox, wire, stamp)),
+        ...tests.filter((s) => scenarioTestTags(s).includes(PRODUCTION_TAG)).map((s) => scenarioTest(s, byId, production, wire, stamp)),
         ...PROPERTY_TESTS.map((p) => propertyTest(p, sandbox, wire)),
         // Last (they wait in real time): the clock-less forms, where the reference's real-time clock is judged.
-        ...tests.filter((s) => s.clocklessForm !== undefined).map((s) => scenarioTest(s, byId, noControl, wire)),
+        ...tests.filter((s) => s.clocklessForm !== undefined).map((s) => scenarioTest(s, byId, noControl, wire, stamp)),
         // The variant personas (the variant matrix's whole-suite runs): code only a variant reaches (a variant's
         // branch, list paging by cursor or page number, other request shapes) is judged too, as a correct server's.
-        ...(options.personas === false ? [] : (await personaEnvironments(personaDir)).flatMap((env) => tests.map((s) => scenarioTest(s, byId, env, wire)))),
+        ...(options.personas === false ? [] : (await personaEnvironments(personaDir)).flatMap((env) => tests.map((s) => scenarioTest(s, byId, env, wire, stamp)))),
       ];
       return options.only ? all.filter((t) => options.only!.test(t.id)) : all;
     },
@@ -173,10 +175,24 @@ async function withServer(env: Environment, run: (target: ResolvedTarget, schema
   }
 }
 
-function scenarioTest(scenario: Scenario, byId: ReadonlyMap<string, Scenario>, env: Environment, wire: Transport): InProcessTest {
+/**
+ * A short digest of what a scenario's test runs: its YAML, its clock-less form's, and every step group's. It is part of
+ * the test's name because Stryker's incremental mode knows a test by its name alone (these tests have no file): a
+ * scenario sharpened since the last run must count as a new test, so the survivors it covers are tested again.
+ */
+function scenarioStamps(suite: ScenarioSuite): (s: Scenario, byId: ReadonlyMap<string, Scenario>) => string {
+  const text = (file: string): string => readFileSync(file, 'utf8');
+  const groups = [...suite.groups.values()].map((g) => g.source.file).sort().map(text).join('\0');
+  return (s, byId) => {
+    const form = s.clocklessForm ? byId.get(s.clocklessForm) : undefined;
+    return createHash('sha256').update(text(s.source.file)).update('\0').update(form ? text(form.source.file) : '').update('\0').update(groups).digest('hex').slice(0, 8);
+  };
+}
+
+function scenarioTest(scenario: Scenario, byId: ReadonlyMap<string, Scenario>, env: Environment, wire: Transport, stamp: ReturnType<typeof scenarioStamps>): InProcessTest {
   return {
     id: `${env.name}:${scenario.id}`,
-    name: `${env.name}: ${scenario.id}: ${scenario.title}`,
+    name: `${env.name}: ${scenario.id} [${stamp(scenario, byId)}]: ${scenario.title}`,
     // No fileName: Stryker's reports would embed the scenario's YAML, whose request templates (`authorization:
     // "Basic ${…}"`) a `run`'s leak scan of reports/ takes for credentials (FTF_E_SECRET_LEAK, the files quarantined).
     run: async () => {

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeVariantProfile } from '../../src/selftest/variant-profile.js';
@@ -63,6 +63,33 @@ describe('mutation:code test set', () => {
     } finally {
       if (saved === undefined) delete process.env.FTF_MUTATION_PERSONA_DIR;
       else process.env.FTF_MUTATION_PERSONA_DIR = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names a scenario\'s test with a digest of its YAML, so Stryker takes a sharpened scenario for a new test', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ftf-stamp-'));
+    const saved = process.env.FTF_SPECS_DIR;
+    process.env.FTF_SPECS_DIR = join(dir, 'specs');
+    try {
+      cpSync(join(REPO_ROOT, 'specs'), join(dir, 'specs'), { recursive: true });
+      const nameOf = async (): Promise<string> => {
+        const set = testSet({ personas: false, only: /^sandbox:token\.bearer-401$/ });
+        try {
+          return (await set.load())[0]!.name;
+        } finally {
+          await set.dispose?.();
+        }
+      };
+      const first = await nameOf();
+      assert.match(first, /^sandbox: token\.bearer-401 \[[0-9a-f]{8}\]: /);
+      assert.equal(await nameOf(), first, 'the same YAML, the same name');
+      const file = join(dir, 'specs', 'token', 'bearer-401.yaml');
+      writeFileSync(file, `${readFileSync(file, 'utf8')}\n# sharpened\n`);
+      assert.notEqual(await nameOf(), first, 'another YAML, another name');
+    } finally {
+      if (saved === undefined) delete process.env.FTF_SPECS_DIR;
+      else process.env.FTF_SPECS_DIR = saved;
       rmSync(dir, { recursive: true, force: true });
     }
   });
