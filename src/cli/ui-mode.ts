@@ -13,18 +13,18 @@
  *   but which tests run is the user's choice from one moment to the next; `run` is the gate.
  */
 import { REPO_ROOT } from '../harness/repo-root.js';
-import { assertRunLeakFree, outputDirOf } from '../harness/report/redaction/leak-scan.js';
+import { assertRunLeakFree, basicCredentialsOf, outputDirOf } from '../harness/report/redaction/leak-scan.js';
 import { reportPaths } from '../harness/report/reports-folder/paths.js';
 import { lockReports } from '../harness/report/reports-folder/reports-lock.js';
 import { refuseSymlinks } from '../harness/report/reports-folder/reports-symlinks.js';
 import { issueMutationGrant } from '../harness/target/mutation-grant.js';
-import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE } from '../harness/target/load.js';
 import { startLaunchBroker, type LaunchBroker } from '../embedded/broker.js';
 import type { SelectionFlags } from '../harness/scenario/selection.js';
 import { UsageError } from './args.js';
 import { playwright, playwrightEnv } from './playwright.js';
 import { InterruptedError } from './process-group.js';
 import { openTarget } from './target.js';
+import { plannedServers } from './commands/run.js';
 
 export interface UiSessionOptions {
   target?: string;
@@ -60,13 +60,8 @@ export async function runUiSession(o: UiSessionOptions): Promise<number> {
   try {
     const open = await openTarget(o.target, { forPlaywright: true });
     try {
-      if (open.perWorker) {
-        const events = 0;
-        broker = await startLaunchBroker([
-          { profile: REFERENCE_PROFILE, mode: 'sandbox', events },
-          { profile: REFERENCE_PRODUCTION_PROFILE, mode: 'production', events },
-        ]).catch(() => undefined);
-      }
+      // The same servers a run plans (one per sandbox worker, one for production); others are launched on request.
+      if (open.perWorker) broker = await startLaunchBroker(plannedServers(o.workers, [])).catch(() => undefined);
       const grant = o.allowMutations ? issueMutationGrant() : undefined;
       const { env, note } = uiEnv({ ...open.env, ...playwrightEnv(o.selection, { broker: broker?.path, grant: grant?.value }), ...(o.workers ? { FTF_WORKERS: o.workers } : {}) }, process.env.FTF_TRANSPORT);
       if (note) console.log(note);
@@ -86,7 +81,7 @@ export async function runUiSession(o: UiSessionOptions): Promise<number> {
       broker = undefined;
       await b?.close();
       const secrets = [...open.secrets, ...(b?.secrets() ?? [])];
-      const basic = Object.values(open.target.credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : []));
+      const basic = basicCredentialsOf(open.target.credentials);
       const scanned = await assertRunLeakFree({ reportsRoot: paths.root, outputDir: outputDirOf([], REPO_ROOT, paths.root), secrets, basic });
       console.log(`run --ui: the session ended (${interrupted ? 'interrupted' : `Playwright exit ${status ?? 'killed'}`}); ${scanned} file(s) left in ${paths.root} leak-scanned: clean`);
       if (interrupted) throw interrupted;

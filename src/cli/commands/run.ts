@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { DIGESTS_FILE } from '../../harness/report/redaction/secret-digests.js';
 import { FtfError } from '../../shared/errors.js';
 import { readRunSettings } from '../../shared/run-settings.js';
-import { assertRunLeakFree, cliSecretValues, outputDirOf } from '../../harness/report/redaction/leak-scan.js';
+import { assertRunLeakFree, basicCredentialsOf, cliSecretValues, outputDirOf } from '../../harness/report/redaction/leak-scan.js';
 import { startLeakScanner } from '../../harness/report/redaction/leak-scan-pool.js';
 import { discardPrevious } from '../discard-previous.js';
 import { reportPaths } from '../../harness/report/reports-folder/paths.js';
@@ -60,12 +60,12 @@ const UI_OPTIONS = {
   ui: { type: 'boolean' },
   'ui-host': { type: 'string' },
   'ui-port': { type: 'string' },
-  target: { type: 'string' },
-  grep: { type: 'string' },
-  tag: { type: 'string' },
-  clause: { type: 'string' },
-  'allow-mutations': { type: 'boolean' },
-  workers: { type: 'string' },
+  target: RUN_OPTIONS.target,
+  grep: RUN_OPTIONS.grep,
+  tag: RUN_OPTIONS.tag,
+  clause: RUN_OPTIONS.clause,
+  'allow-mutations': RUN_OPTIONS['allow-mutations'],
+  workers: RUN_OPTIONS.workers,
 } as const;
 
 /**
@@ -208,7 +208,7 @@ export async function runSuite(
     });
     if (note) console.log(note);
     // Every file this run wrote, Allure HTML included, is searched for the run's secrets: a hit is a harness bug (exit 3).
-    const basic = Object.values(open.target.credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : []));
+    const basic = basicCredentialsOf(open.target.credentials);
     const secrets = [...open.secrets, ...brokerSecrets];
     await assertRunLeakFree({
       scanner,
@@ -234,7 +234,7 @@ export async function runSuite(
  * The servers a default run's workers will ask for (playwright.config.ts, REFERENCE_PROJECTS): one per sandbox
  * worker and one for the production project's single worker. A guess only: anything else is launched on request.
  */
-function plannedServers(workers: string | undefined, playwrightArgs: readonly string[]): LaunchRequest[] {
+export function plannedServers(workers: string | undefined, playwrightArgs: readonly string[]): LaunchRequest[] {
   // `-- --project NAME` picks projects the guess cannot know (no-control, one of the two): launch on request only.
   if (playwrightArgs.some((a) => a === '--project' || a.startsWith('--project='))) return [];
   const events = readRunSettings().events ?? 0;

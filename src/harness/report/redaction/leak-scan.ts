@@ -163,6 +163,11 @@ export function cliSecretValues(secrets: readonly string[], basic: ReadonlyArray
   return [...secrets, ...basic.map((b) => Buffer.from(`${b.clientId}:${b.secret}`, 'utf8').toString('base64'))];
 }
 
+/** The Basic credentials (client id and secret) of a target's credentials: what cliSecretValues searches for encoded. */
+export function basicCredentialsOf(credentials: Readonly<Record<string, { clientId?: string | undefined; secret?: string | undefined }>>): Array<{ clientId: string; secret: string }> {
+  return Object.values(credentials).flatMap((c) => (c.clientId && c.secret !== undefined ? [{ clientId: c.clientId, secret: c.secret }] : []));
+}
+
 /** Playwright's output folder of a run: `--output` among the extra arguments, else the config's <reports>/test-results. */
 export function outputDirOf(extraArgs: readonly string[], repoRoot: string, reportsRoot: string): string {
   for (let i = 0; i < extraArgs.length; i++) {
