@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { filesUnder, scanForLeaks } from '../../src/harness/report/redaction/leak-scan.js';
-import { startLeakScanner } from '../../src/harness/report/redaction/leak-scan-pool.js';
+import { SPLIT_FROM_COST, startLeakScanner } from '../../src/harness/report/redaction/leak-scan-pool.js';
 import { DigestSet, digestsOf, spellingsOf } from '../../src/harness/report/redaction/secret-digests.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-scan-pool-'));
@@ -16,8 +16,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const SECRET = 'p00l+s3cr3t/v4lue=';
 const digests = (): DigestSet => new DigestSet(digestsOf(spellingsOf(SECRET)));
+/** Splits the folder below (2.2 MB) between the two threads: the production threshold would keep it on one. */
+const SMALL_SPLIT = 1024 * 1024;
 
-/** 24 files of 40-150 kB (well above the split threshold in total); every third one leaks, in a different spelling. */
+/** 24 files of 40-150 kB (2.2 MB in all); every third one leaks, in a different spelling. */
 function reportsFolder(name: string): string[] {
   const root = join(dir, name);
   const spellings = [SECRET, encodeURIComponent(SECRET), Buffer.from(SECRET).toString('base64')];
@@ -33,9 +35,10 @@ test('the two-core scan returns the same hits as the one-thread scan, in file or
   const files = reportsFolder('same');
   const alone = scanForLeaks(files, { digests: digests() });
   assert.equal(alone.length, 8, 'every leaking file is found by the plain scan');
-  const scanner = startLeakScanner();
+  const scanner = startLeakScanner({ splitFromCost: SMALL_SPLIT });
   try {
     assert.deepEqual(await scanner.scan(files, { digests: digests() }), alone);
+    assert.ok(scanner.threadStarted, 'a scan above the threshold starts the thread');
     assert.ok(scanner.threadFiles > 0 && scanner.threadFiles < files.length, `the thread scanned a share (${scanner.threadFiles} of ${files.length} files)`);
   } finally {
     await scanner.close();
@@ -44,10 +47,24 @@ test('the two-core scan returns the same hits as the one-thread scan, in file or
 
 test('a scan thread that is gone leaves its share to this thread: nothing goes unscanned', async () => {
   const files = reportsFolder('gone');
-  const scanner = startLeakScanner();
+  const scanner = startLeakScanner({ splitFromCost: SMALL_SPLIT });
   await scanner.close();
   const hits = await scanner.scan(files, { digests: digests() });
   assert.deepEqual(hits, scanForLeaks(files, { digests: digests() }));
   assert.equal(hits.length, 8);
   assert.equal(scanner.threadFiles, 0, 'all of it here');
+});
+
+test('a scan below the threshold starts no thread (a one-scenario run\'s reports are scanned here, without the thread\'s start-up)', async () => {
+  const files = reportsFolder('small');
+  assert.ok(SPLIT_FROM_COST > 2.2e6, 'the folder is below the production threshold');
+  const scanner = startLeakScanner();
+  try {
+    assert.equal(scanner.threadStarted, false, 'nothing is started before a scan');
+    assert.deepEqual(await scanner.scan(files, { digests: digests() }), scanForLeaks(files, { digests: digests() }));
+    assert.equal(scanner.threadStarted, false, 'no thread for a small scan');
+    assert.equal(scanner.threadFiles, 0);
+  } finally {
+    await scanner.close();
+  }
 });

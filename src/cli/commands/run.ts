@@ -135,7 +135,7 @@ export async function runSuite(
   });
   const retired = retiredOptInNote(opts.allowMutations);
   if (retired) console.log(retired);
-  // Started now so that its loading overlaps the run; it scans half of the reports beside this thread.
+  // Scans half of a large reports folder beside this thread (its thread starts only for a large scan).
   const scanner = startLeakScanner();
   let broker: LaunchBroker | undefined;
   // The servers' secrets stay known after they close: the leak scan and the Allure build search for them.
