@@ -2,12 +2,14 @@
 // `npm test`: every check of the project in one command. Runs each stage even when an earlier one failed,
 // then prints one plain closing line `N passed, N failed, N skipped` summing everything it ran.
 // Stage results: typecheck and lint count as one check each; test runners contribute their own counts.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
+// Stages with the same `together` key run at the same time: tsc and eslint are one core each (CI has two), and
+// their output is short. Every other stage has the machine to itself.
 const stages = [
-  { name: 'typecheck', cmd: ['npx', 'tsc', '--noEmit'], count: single },
-  { name: 'lint', cmd: ['npx', 'eslint', '.', '--max-warnings=0'], count: single },
+  { name: 'typecheck', cmd: ['npx', 'tsc', '--noEmit'], count: single, together: 'static' },
+  { name: 'lint', cmd: ['npx', 'eslint', '.', '--max-warnings=0'], count: single, together: 'static' },
   { name: 'self-tests', cmd: ['node', 'scripts/run-self-tests.mjs'], count: fromTap('.ftf/self-tests.tap'), before: ['.ftf/self-tests.tap'] },
   { name: 'conformance (reference)', cmd: ['npx', 'playwright', 'test'], count: fromPlaywrightJson('reports/results.json'), before: ['reports/results.json'] },
   // The reference as a sandbox without the control API (issue 13): the clock-less forms run, the rest skip with a reason.
@@ -30,19 +32,33 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 let anyFailed = false;
 
-for (const stage of stages) {
-  if (only.length && !only.some((o) => stage.name.startsWith(o))) continue;
+/** A stage's process, its exit status when it ends. */
+function start(stage) {
   for (const f of stage.before ?? []) rmSync(f, { force: true });
   console.log(`\n=== ${stage.name}: ${stage.cmd.join(' ')}`);
   const started = Date.now();
-  const r = spawnSync(stage.cmd[0], stage.cmd.slice(1), { stdio: 'inherit', env: { ...process.env, ...stage.env } });
-  const status = r.status ?? 1;
-  const c = stage.count(status);
-  // A runner that exited non-zero but reported no failure (crash, config error) still counts as a failure.
-  if (status !== 0 && c.failed === 0) c.failed = 1;
-  if (status !== 0) anyFailed = true;
-  totals.passed += c.passed; totals.failed += c.failed; totals.skipped += c.skipped;
-  lines.push(`${stage.name.padEnd(26)} exit ${status}  passed ${c.passed}  failed ${c.failed}  skipped ${c.skipped}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return new Promise((resolve) => {
+    const child = spawn(stage.cmd[0], stage.cmd.slice(1), { stdio: 'inherit', env: { ...process.env, ...stage.env } });
+    child.on('error', () => resolve({ stage, status: 1, seconds: (Date.now() - started) / 1000 }));
+    child.on('close', (code) => resolve({ stage, status: code ?? 1, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+const selected = stages.filter((stage) => !only.length || only.some((o) => stage.name.startsWith(o)));
+for (let i = 0; i < selected.length; ) {
+  // The stage and the stages right after it that share its `together` key.
+  let end = i + 1;
+  while (end < selected.length && selected[i].together && selected[end].together === selected[i].together) end++;
+  const group = selected.slice(i, end);
+  i = end;
+  for (const { stage, status, seconds } of await Promise.all(group.map(start))) {
+    const c = stage.count(status);
+    // A runner that exited non-zero but reported no failure (crash, config error) still counts as a failure.
+    if (status !== 0 && c.failed === 0) c.failed = 1;
+    if (status !== 0) anyFailed = true;
+    totals.passed += c.passed; totals.failed += c.failed; totals.skipped += c.skipped;
+    lines.push(`${stage.name.padEnd(26)} exit ${status}  passed ${c.passed}  failed ${c.failed}  skipped ${c.skipped}  (${seconds.toFixed(1)} s${group.length > 1 ? `, beside ${group.filter((g) => g !== stage).map((g) => g.name).join(', ')}` : ''})`);
+  }
 }
 
 console.log('\n=== summary');
