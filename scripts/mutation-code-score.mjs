@@ -76,6 +76,9 @@ export function score(results, entries) {
   });
   const count = (pred) => rows.filter(pred).length;
   const detected = count(({ m }) => m.status === 'Killed' || m.status === 'Timeout');
+  // Stryker counts a mutant whose tests overran their time budget as detected. On a loaded machine a correct run can
+  // overrun too, so the score is also given with every timeout counted as not detected: the floor.
+  const timeouts = count(({ m }) => m.status === 'Timeout');
   const undetected = rows.filter(({ m }) => m.status === 'Survived' || m.status === 'NoCoverage');
   const equivalent = undetected.filter((r) => r.entry?.verdict === 'equivalent').length;
   const missed = undetected.filter((r) => r.entry?.verdict === 'missed').length;
@@ -97,8 +100,11 @@ export function score(results, entries) {
     unclassified,
     ignored,
     errors,
+    timeouts,
     /** Detected of the mutants not set aside as equivalent (an unclassified one counts against). */
     scorePct: nonEquivalent ? (100 * detected) / nonEquivalent : undefined,
+    /** The same with no timeout counted as detected (each a mutant no test was seen to fail). */
+    floorPct: nonEquivalent ? (100 * (detected - timeouts)) / nonEquivalent : undefined,
     /** Stryker's own: detected of all valid mutants. */
     rawPct: detected + undetected.length ? (100 * detected) / (detected + undetected.length) : undefined,
     stale: entries.filter((e) => !used.has(e)),

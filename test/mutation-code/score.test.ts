@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { readClassification, readClassificationDir, score } from '../../scripts/mutation-code-score.mjs';
 
 type Entry = { at: string; mutator?: string; replacement?: string; verdict: string; why: string };
-type Score = { detected: number; equivalent: number; open: number; missed: number; unclassified: number; ignored: number; scorePct?: number; rawPct?: number; stale: Entry[] };
+type Score = { detected: number; equivalent: number; open: number; missed: number; unclassified: number; ignored: number; scorePct?: number; floorPct?: number; timeouts: number; rawPct?: number; stale: Entry[] };
 const scoreOf = score as (results: unknown[], entries: Entry[]) => Score;
 const read = readClassification as (file: string) => Entry[];
 const readDir = readClassificationDir as (dir: string) => Entry[];
@@ -46,6 +46,9 @@ describe('mutation:code score', () => {
     assert.deepEqual([s.detected, s.equivalent, s.open, s.missed, s.unclassified, s.ignored], [2, 3, 1, 1, 2, 1]);
     // 2 detected of 2 + 7 undetected - 3 equivalent = 6; Stryker's own: 2 of 9.
     assert.equal(Math.round(s.scorePct! * 10) / 10, 33.3);
+    // The floor: the timeout (a.ts:2) not counted as detected, 1 of 6.
+    assert.equal(s.timeouts, 1);
+    assert.equal(Math.round(s.floorPct! * 10) / 10, 16.7);
     assert.equal(Math.round(s.rawPct! * 10) / 10, 22.2);
     assert.deepEqual(s.stale.map((e) => e.at), ['a.ts:4:1', 'z.ts:1:1']);
   });
