@@ -26,7 +26,7 @@ export function targetView(t: ResolvedTarget): Record<string, unknown> {
     paging: Object.fromEntries(Object.entries(t.paging).map(([k, p]) => [k, p.kind])),
     capabilities: [...t.capabilities].sort(),
     credentials: Object.fromEntries(
-      Object.values(t.credentials).map((c) => [c.name, { name: c.name, kind: c.kind, client_id: c.clientId ?? null }]),
+      Object.values(t.credentials).map((c) => [c.name, { name: c.name, kind: c.kind, client_id: c.clientId ?? null, registered_redirect_uris: c.registeredRedirectUris ?? null }]),
     ),
     /** The target's own timing (clock-less forms); null = not declared. */
     timing: {

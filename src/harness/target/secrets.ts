@@ -32,6 +32,7 @@ export function resolveCredentials(p: RawProfile, source: YamlSource, env: NodeJ
     const cred: CredentialConfig = { name, kind: c.kind };
     if (c.client_id !== undefined) cred.clientId = c.client_id;
     if (c.redirect_uri !== undefined) cred.redirectUri = c.redirect_uri;
+    if (c.registered_redirect_uris !== undefined) cred.registeredRedirectUris = c.registered_redirect_uris;
     if (c.refusal_probe === true) cred.refusalProbe = true;
     const secretEnv = c.kind === 'api_key' ? c.api_key_env : c.client_secret_env;
     const secretField = c.kind === 'api_key' ? 'api_key_env' : 'client_secret_env';

@@ -43,6 +43,8 @@ export interface RawCredential {
   client_id?: string;
   client_secret_env?: string;
   redirect_uri?: string;
+  /** How many redirect URIs the operator registered for this client (rule 5); unset = not known. */
+  registered_redirect_uris?: number;
   consent?: { strategy: 'auto-approve-url' | 'form-post'; authorize_path?: string; params?: Record<string, string> };
   refresh_token_env?: string;
   api_key_env?: string;

@@ -44,6 +44,8 @@ export interface CredentialConfig {
   /** Resolved secret value; never printed. */
   secret?: string;
   redirectUri?: string;
+  /** How many redirect URIs are registered for this client (Authentication rule 5); unset = not known. */
+  registeredRedirectUris?: number;
   consent?: ConsentConfig;
   /** Pre-obtained refresh token (authorization_code without automatable consent). */
   refreshTokenEnv?: string;
