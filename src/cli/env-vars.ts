@@ -70,6 +70,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_RUN', kind: 'internal', text: "the run's settings for the processes the CLI (or `selftest`) starts, one JSON object read and written only by src/shared/run-settings.ts: the selection, the launch broker's socket, the `--allow-mutations` grant (dropped when inherited), a `selftest` pass's plan, the code key, the profiles already checked and the parsed scenario catalogue of the run. No secret goes in it. By hand only `FTF_RUN='{\"fault\":\"NAME\"}' npx playwright test`: the embedded reference with a fault (`\"events\":N` seeds N synthetic events)" },
   // Knobs of the repository's own scripts and benchmarks (a clone's developers; the CLI reads none of them).
   { name: 'FTF_TEST_CONCURRENCY', kind: 'script', text: 'scripts/run-self-tests.mjs: self-test files run at once (default 2)' },
+  { name: 'FTF_SELF_TEST_GROUPS', kind: 'script', text: 'scripts/run-self-tests.mjs: 0 runs every self-test file in a process of its own (default: light files share a process, 10 at a time)' },
   { name: 'FTF_LOAD_PROCS', kind: 'script', text: 'scripts/test-under-load.mjs: CPU-burning processes beside the self-tests (0-64, default 2)' },
   { name: 'FTF_BUILD_NO_CHECK', kind: 'script', text: '`1`: scripts/build-package.mjs emits dist/ without type-checking (the packed-install self-test; `npm test` type-checks on its own)' },
   { name: 'FTF_STRYKER_SAMPLE', kind: 'script', text: 'scripts/mutation-code.mjs: mutate about N code mutants instead of all (same as `--sample N`; docs/mutation-code.md)' },
@@ -80,6 +81,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_MUTATION_TEST_SET', kind: 'script', text: 'scripts/stryker-runner.mjs: the module whose `testSet()` gives the tests (default src/mutation-code/conformance-tests.ts)' },
   { name: 'FTF_STRYKER_CACHE_DIR', kind: 'script', text: "scripts/stryker-test.mjs: where each Stryker test run's private FTF_CACHE_DIR is made (default the os tmpdir)" },
   { name: 'FTF_BENCH_WALK_EVENTS', kind: 'script', text: 'bench/real-walk.ts: synthetic events of the real-path walk (default 1000000, 100000 with --quick)' },
+  { name: 'FTF_BENCH_WALK_SCALE', kind: 'script', text: 'bench/walk-scale.ts: the two walk sizes "small,large" in events (default 1000000,10000000; 100000,1000000 with --quick)' },
   { name: 'FTF_BENCH_KEEP', kind: 'script', text: '`1`: bench/real-walk.ts keeps its reports folder' },
   { name: 'FTF_BENCH_CPU_PROF', kind: 'script', text: 'bench/per-request.ts: a folder where every process of the measured runs writes a V8 CPU profile' },
   { name: 'FTF_BENCH_SCENARIOS', kind: 'script', text: "bench: the scenario folder of a bench child's traversal (set by bench/real-path.ts)" },
