@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { filesUnder, scanForLeaks } from '../../src/harness/report/redaction/leak-scan.js';
-import { SPLIT_FROM_COST, startLeakScanner } from '../../src/harness/report/redaction/leak-scan-pool.js';
+import { SPLIT_FROM_COST, leakScanner } from '../../src/harness/report/redaction/leak-scan-pool.js';
 import { DigestSet, digestsOf, spellingsOf } from '../../src/harness/report/redaction/secret-digests.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-scan-pool-'));
@@ -35,7 +35,7 @@ test('the two-core scan returns the same hits as the one-thread scan, in file or
   const files = reportsFolder('same');
   const alone = scanForLeaks(files, { digests: digests() });
   assert.equal(alone.length, 8, 'every leaking file is found by the plain scan');
-  const scanner = startLeakScanner({ splitFromCost: SMALL_SPLIT });
+  const scanner = leakScanner({ splitFromCost: SMALL_SPLIT });
   try {
     assert.deepEqual(await scanner.scan(files, { digests: digests() }), alone);
     assert.ok(scanner.threadStarted, 'a scan above the threshold starts the thread');
@@ -47,7 +47,7 @@ test('the two-core scan returns the same hits as the one-thread scan, in file or
 
 test('a scan thread that is gone leaves its share to this thread: nothing goes unscanned', async () => {
   const files = reportsFolder('gone');
-  const scanner = startLeakScanner({ splitFromCost: SMALL_SPLIT });
+  const scanner = leakScanner({ splitFromCost: SMALL_SPLIT });
   await scanner.close();
   const hits = await scanner.scan(files, { digests: digests() });
   assert.deepEqual(hits, scanForLeaks(files, { digests: digests() }));
@@ -58,7 +58,7 @@ test('a scan thread that is gone leaves its share to this thread: nothing goes u
 test('a scan below the threshold starts no thread (a one-scenario run\'s reports are scanned here, without the thread\'s start-up)', async () => {
   const files = reportsFolder('small');
   assert.ok(SPLIT_FROM_COST > 2.2e6, 'the folder is below the production threshold');
-  const scanner = startLeakScanner();
+  const scanner = leakScanner();
   try {
     assert.equal(scanner.threadStarted, false, 'nothing is started before a scan');
     assert.deepEqual(await scanner.scan(files, { digests: digests() }), scanForLeaks(files, { digests: digests() }));

@@ -8,7 +8,7 @@ import { DIGESTS_FILE } from '../../harness/report/redaction/secret-digests.js';
 import { FtfError } from '../../shared/errors.js';
 import { readRunSettings } from '../../shared/run-settings.js';
 import { assertRunLeakFree, basicCredentialsOf, cliSecretValues, outputDirOf } from '../../harness/report/redaction/leak-scan.js';
-import { startLeakScanner } from '../../harness/report/redaction/leak-scan-pool.js';
+import { leakScanner } from '../../harness/report/redaction/leak-scan-pool.js';
 import { discardPrevious } from '../discard-previous.js';
 import { reportPaths } from '../../harness/report/reports-folder/paths.js';
 import { REPO_ROOT } from '../../harness/repo-root.js';
@@ -136,7 +136,7 @@ export async function runSuite(
   const retired = retiredOptInNote(opts.allowMutations);
   if (retired) console.log(retired);
   // Scans half of a large reports folder beside this thread (its thread starts only for a large scan).
-  const scanner = startLeakScanner();
+  const scanner = leakScanner();
   let broker: LaunchBroker | undefined;
   // The servers' secrets stay known after they close: the leak scan and the Allure build search for them.
   let brokerSecrets: string[] = [];

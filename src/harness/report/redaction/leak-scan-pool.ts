@@ -48,7 +48,7 @@ export const localScanner: LeakScanner = {
  * In the repository the thread loads the TypeScript sources through tsx like the CLI itself
  * (bin/ftf-conformance.mjs); in the installed package it loads the compiled JavaScript beside this file.
  */
-export function startLeakScanner(options: { splitFromCost?: number } = {}): LeakScanner {
+export function leakScanner(options: { splitFromCost?: number } = {}): LeakScanner {
   const splitFromCost = options.splitFromCost ?? SPLIT_FROM_COST;
   if (availableParallelism() < 2) return localScanner;
   let worker: Worker | undefined;
