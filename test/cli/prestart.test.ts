@@ -114,7 +114,8 @@ describe('through the bin', () => {
     const workerOptions = new Set<string>();
     const r = await runBin(['run', '--no-report', '--grep', grep], env, () => {
       for (const runner of earlyRunners(marker)) {
-        for (const worker of processes().filter((p) => p.ppid === runner)) {
+        // A worker between fork and exec still shows the runner's command line and environment: not yet a worker.
+        for (const worker of processes().filter((p) => p.ppid === runner && !commandOf(p.pid).includes('runner-gated.mjs'))) {
           const settings = readRunSettings({ FTF_RUN: envOf(worker.pid, 'FTF_RUN') });
           if (settings.selection?.grep !== undefined) seen.add(settings.selection.grep);
           if (settings.broker) brokered = true;
