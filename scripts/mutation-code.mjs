@@ -197,7 +197,9 @@ for (const folder of FOLDERS) {
   if (part.total === 0) continue;
   console.log(`  ${folder}: ${part.total} mutants, ${part.detected} detected, ${part.ignored} ignored by rule; not detected ${part.undetected}: ${part.equivalent} equivalent, ${part.missed} missed, ${part.open} open, ${part.variantOnly} variant-only, ${part.unclassified} not classified; score ${pct(part.scorePct)} (${pct(part.floorPct)} without its ${part.timeouts} timeouts; Stryker's ${pct(part.rawPct)})`);
 }
-for (const e of classified.stale) console.log(`  stale classification (matches no undetected mutant of this report): ${e.at}${e.mutator ? ` ${e.mutator}` : ''}`);
+// A sample's report holds a few mutants: nearly every entry matches none of them, which says nothing of the entry.
+if (sample !== undefined) console.log(`  stale classification: not judged on a sample (${classified.stale.length} entries match no mutant of these ${results.length})`);
+else for (const e of classified.stale) console.log(`  stale classification (matches no undetected mutant of this report): ${e.at}${e.mutator ? ` ${e.mutator}` : ''}`);
 // Every mutant as a table row (docs/mutation-code.md takes its rows from here): where, what, status, and why.
 const what = (m) => `${m.mutatorName}: \`${String(m.replacement ?? '').split('\n')[0].slice(0, 60).replace(/\|/g, '\\|')}\``;
 const cell = (text, n) => String(text ?? '').split('\n')[0].slice(0, n).replace(/\|/g, '\\|');
