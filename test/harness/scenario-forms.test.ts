@@ -82,7 +82,7 @@ describe('clockless_form', () => {
     const forms = s.scenarios.filter((x) => x.formOf !== undefined).map((x) => `${x.formOf} -> ${x.id}`).sort();
     assert.deepEqual(forms, [
       'amounts.indication-uid-expired -> amounts.indication-uid-rotated', 'amounts.subscription-date-cutoff-passed -> amounts.subscription-date-past',
-      'events.kinds -> events.kinds-observed', 'events.scope-appended -> events.scope-traffic',
+      'events.kinds -> events.kinds-observed', 'events.scope-appended -> events.scope-traffic', 'events.scope-readonly -> events.scope-readonly-history',
       'lifecycle.cutoff-instant -> lifecycle.cutoff-instant-observed', 'lifecycle.issue-after-cutoff -> lifecycle.issue-after-cutoff-observed',
       'paging.fence-append -> paging.fence-traffic', 'token.expiry -> token.expiry-realtime',
     ]);
