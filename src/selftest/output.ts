@@ -145,6 +145,13 @@ token, re-registration and other-credential filter commands a client secret chec
 (\`webhook-reregister-keeps-old\`) and an entity_code filter of a read-only client that skips the allow-list
 (\`event-filter-readonly-skips-allow-list\`).
 
+A kill by the model property alone depends on its random draw: a run whose commands never hit the corner lets the
+fault through (\`client-secret-optional\` survived one full matrix on 2026-11-28 that way). So each fault above that
+only the model killed also has a scenario step that kills it every time: \`token.bad-client\` (the secret left out),
+\`webhooks.user-scope\`, \`webhooks.register-delete\` (a second POST after the DELETE), \`errors.not-found-checkpoint\`
+(a PATCH after the DELETE), \`checkpoints.recreate\`, \`events.scope-appended\` (the combined filter),
+\`events.scope-readonly\` and \`idempotency.replay-after-issue\`; the model still kills them too.
+
 ## Running it
 
 \`\`\`
