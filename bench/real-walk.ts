@@ -45,14 +45,15 @@ export interface RealWalkResult {
 }
 
 /** The reference profile pointed at the server child's URLs (no `embedded`: the CLI runs against it as an external target). */
-function writeProfile(dir: string, info: ServerInfo, scenarioMs: number): string {
+function writeProfile(dir: string, info: ServerInfo, scenarioMs: number, maxPages: number): string {
   const source = readFileSync(join(ROOT, 'fixtures', 'targets', 'reference.yaml'), 'utf8');
   const text = source
     .replace(/^base_url: .*$/m, `base_url: ${info.env.FTF_BASE_URL}`)
     .replace(/^auth_url: .*$/m, `auth_url: ${info.env.FTF_AUTH_URL}`)
     .replace(/^control_url: .*$/m, `control_url: ${info.env.FTF_CONTROL_URL}`)
     .replace(/^embedded:\n(?: .*\n)+/m, '')
-    .replace(/^ {2}scenario_ms: .*$/m, `  scenario_ms: ${scenarioMs}`);
+    .replace(/^ {2}scenario_ms: .*$/m, `  scenario_ms: ${scenarioMs}`)
+    .replace(/^ {2}max_pages: .*$/m, `  max_pages: ${maxPages}`);
   const file = join(dir, 'walk-target.yaml');
   writeFileSync(file, text);
   return file;
@@ -121,9 +122,9 @@ export async function realWalk(events = 1_000_000): Promise<RealWalkResult> {
   const server = await startServerChild(events);
   console.error(`real-walk: reference server up with ${events} synthetic events`);
   try {
-    // The profile's scenario bound grows with the stream (2 ms per event, at least the profile's 60 s): the
-    // walk's length is the measured thing, not a limit to hit.
-    const profile = writeProfile(work, server.info, Math.max(60_000, events * 2));
+    // The profile's bounds grow with the stream (2 ms per event, at least the profile's 60 s; its pages of 1000 and
+    // a few more, at least the profile's 10000): the walk's length is the measured thing, not a limit to hit.
+    const profile = writeProfile(work, server.info, Math.max(60_000, events * 2), Math.max(10_000, Math.ceil(events / 1000) + 10));
     const t0 = performance.now();
     const cli = spawn(process.execPath, [join(ROOT, 'bin', 'ftf-conformance.mjs'), 'run', '--target', profile, '--grep', '^bench\\.traverse:', '--workers', '1'], {
       cwd: ROOT,
