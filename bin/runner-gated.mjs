@@ -1,8 +1,10 @@
-// Playwright's runner, started by the CLI before it has checked anything (bin/runner-prestart.mjs):
-//   node runner-gated.mjs <@playwright/test/cli.js> test
+// Playwright's runner, started by the CLI before it has checked anything (bin/runner-prestart.mjs) or when it runs
+// Playwright (src/cli/gated-runner.ts):
+//   node runner-gated.mjs <@playwright/test/cli.js>
 // It loads Playwright while the CLI loads and checks the flags, the profile and the target, then waits for the go
-// on fd 3: the run's environment changes as JSON ({ NAME: value, or null to unset }). Then it is `playwright test`
-// exactly as Playwright's cli.js runs it, with the same process.argv. End of fd 3 without a go means the CLI is not
+// on fd 3, JSON: `args`, Playwright's arguments (`test` and what the user passed after `--`), and `env`, the run's
+// environment changes ({ NAME: value, or null to unset }). Then it is `playwright <args>` exactly as Playwright's
+// cli.js runs it, with the same process.argv. End of fd 3 without a go means the CLI is not
 // running the suite (an error, a signal): the runner exits having printed nothing. End of fd 4 (the lifeline) means
 // the CLI died: the runner's whole process group is killed.
 import { createReadStream } from 'node:fs';
@@ -10,7 +12,7 @@ import { Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-const [cli, ...args] = process.argv.slice(2);
+const [cli] = process.argv.slice(2);
 const requireHere = createRequire(cli);
 const { program } = requireHere('playwright/lib/program');
 // Warm what `playwright test` loads next, while the go is awaited. A cache warm only: a path a later Playwright moved
@@ -58,7 +60,8 @@ go.on('error', () => process.exit(0));
 go.on('end', () => {
   const text = Buffer.concat(chunks).toString('utf8');
   if (text === '') process.exit(0);
-  for (const [name, value] of Object.entries(JSON.parse(text))) {
+  const { args, env } = JSON.parse(text);
+  for (const [name, value] of Object.entries(env)) {
     if (value === null) delete process.env[name];
     else process.env[name] = value;
   }

@@ -1,7 +1,7 @@
 // Starts Playwright's runner before the CLI has loaded (bin/runner-gated.mjs), so that loading Playwright overlaps
 // the CLI loading itself (tsx) and checking the flags, the profile and the target. The runner waits for the go:
 // src/cli/playwright.ts opens it with the run's environment, or cancels it and runs Playwright afresh when it does
-// not fit (another command line, another environment). Nothing the CLI does not use survives it: cancel() kills
+// not fit (another environment). Playwright's arguments come with the go, so any pass-through flags fit. Nothing the CLI does not use survives it: cancel() kills
 // the group, and the CLI's exit does too.
 // Saves: one-scenario run, median of 7 alternating rounds, 11.6 s with it vs 12.1 s with FTF_PRESTART=0 (slower
 // in 7 of 7 pairs, by 0.2-2.6 s; load 4-8 on 2 cores, h28 00:15 UTC 2026-11-28:
@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The early runner when the CLI's first argument names a command that runs `playwright test` (the only words of the
- * CLI's grammar read here: the flags are the CLI's alone, and a command line that runs no plain `playwright test`,
- * such as `run --help`, merely has its early runner cancelled unseen), or undefined (FTF_PRESTART=0 too).
+ * CLI's grammar read here: the flags are the CLI's alone, and a command line that runs no Playwright, such as
+ * `run --help`, merely has its early runner cancelled unseen), or undefined (FTF_PRESTART=0 too).
  * `folder` holds playwright.config.
  */
 export function prestartRunner(argv, folder) {
@@ -28,10 +28,9 @@ export function prestartRunner(argv, folder) {
   }
   const env = { ...process.env };
   const cwd = resolve(folder);
-  const args = ['test'];
   let child;
   try {
-    child = spawn(process.execPath, [fileURLToPath(new URL('./runner-gated.mjs', import.meta.url)), cli, ...args], {
+    child = spawn(process.execPath, [fileURLToPath(new URL('./runner-gated.mjs', import.meta.url)), cli], {
       cwd,
       env,
       // fd 3: the go; fd 4: the lifeline, never written: it ends when this process does, however it ends.
@@ -65,20 +64,19 @@ export function prestartRunner(argv, folder) {
   return {
     child,
     cli,
-    args,
     env,
     cwd,
     /** True while the runner waits for the go (not cancelled, not exited on its own). */
     get usable() {
       return state === 'waiting' && child.exitCode === null && child.signalCode === null;
     },
-    /** The run's environment changes (name → value, null to unset); the runner starts `playwright test` at once. */
-    go(delta) {
+    /** Playwright's arguments and the run's environment changes (name → value, null to unset): it starts at once. */
+    go(args, delta) {
       if (state !== 'waiting') throw new Error(`the early Playwright runner was ${state}`);
       state = 'opened';
       process.removeListener('exit', cancel);
       child.ref();
-      goPipe.end(JSON.stringify(delta));
+      goPipe.end(JSON.stringify({ args, env: delta }));
     },
     cancel,
   };

@@ -12,10 +12,10 @@ import { PACKAGED, REPO_ROOT } from '../harness/repo-root.js';
 export function startGatedRunner(cli: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdio?: readonly [IOType | number, IOType | number, IOType | number] }): ChildProcess {
   const gated = resolve(REPO_ROOT, PACKAGED ? '..' : '.', 'bin', 'runner-gated.mjs');
   const [stdin, stdout, stderr] = options.stdio ?? ['inherit', 'inherit', 'inherit'];
-  const child: ChildProcess = spawn(process.execPath, [gated, cli, ...args], { cwd: options.cwd, env: options.env, stdio: [stdin, stdout, stderr, 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(process.execPath, [gated, cli], { cwd: options.cwd, env: options.env, stdio: [stdin, stdout, stderr, 'pipe', 'pipe'], detached: true });
   const [go, lifeline] = [child.stdio[3] as Writable | null, child.stdio[4] as Writable | null];
   go?.on('error', () => {});
   lifeline?.on('error', () => {});
-  go?.end('{}');
+  go?.end(JSON.stringify({ args, env: {} }));
   return child;
 }

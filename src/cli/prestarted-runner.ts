@@ -8,14 +8,14 @@ import type { ChildProcess } from 'node:child_process';
 /** The runner the bin started before the CLI loaded (bin/runner-prestart.mjs), waiting for its go. */
 export interface PrestartedRunner {
   readonly child: ChildProcess;
-  /** Playwright's cli.js and the arguments after it, as the runner will run them. */
+  /** Playwright's cli.js, as the runner will run it. */
   readonly cli: string;
-  readonly args: readonly string[];
   /** The environment and working directory it was started with. */
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   readonly usable: boolean;
-  go(delta: Record<string, string | null>): void;
+  /** Playwright's arguments (`test`, the pass-through flags) and the environment's changes: it starts at once. */
+  go(args: readonly string[], delta: Record<string, string | null>): void;
   cancel(): void;
 }
 
@@ -41,7 +41,7 @@ export function ftfDelta(started: NodeJS.ProcessEnv, wanted: NodeJS.ProcessEnv):
 }
 
 /**
- * The early runner, its go sent, when it runs exactly `cli args` in `cwd` and its environment differs from `env`
+ * The early runner, its go sent with `args`, when it runs `cli` in `cwd` and its environment differs from `env`
  * only in FTF_* variables; otherwise it is cancelled and undefined returned (the caller starts Playwright afresh).
  * Taken once: a second run in the same process (selftest, tests) always starts its own.
  */
@@ -49,13 +49,11 @@ export function takePrestartedRunner(cli: string, args: string[], cwd: string, e
   const runner = prestarted;
   prestarted = undefined;
   if (!runner) return undefined;
-  const delta = runner.usable && runner.cli === cli && runner.cwd === cwd && sameArgs(runner.args, args) ? ftfDelta(runner.env, env) : undefined;
+  const delta = runner.usable && runner.cli === cli && runner.cwd === cwd ? ftfDelta(runner.env, env) : undefined;
   if (!delta) {
     runner.cancel();
     return undefined;
   }
-  runner.go(delta);
+  runner.go(args, delta);
   return runner.child;
 }
-
-const sameArgs = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -1,6 +1,6 @@
 /**
  * The runner the bin starts early (bin/runner-prestart.mjs, bin/runner-gated.mjs, src/cli/prestarted-runner.ts):
- * it is used only for a plain `playwright test` whose environment differs in FTF_* variables alone, the run's
+ * it is used for any `playwright` arguments (they come with its go) when the environment differs in FTF_* variables alone, the run's
  * variables reach its workers, and when the CLI does not run the suite it goes without a trace or a line of output.
  * Linux only: processes are read from /proc.
  */
@@ -33,33 +33,31 @@ describe('the hand-over', () => {
   });
 
   /** A runner that records what it was told. */
-  function fakeRunner(over: Partial<Pick<PrestartedRunner, 'usable' | 'cwd' | 'args'>> = {}): PrestartedRunner & { told: string[] } {
+  function fakeRunner(over: Partial<Pick<PrestartedRunner, 'usable' | 'cwd'>> = {}): PrestartedRunner & { told: string[] } {
     const told: string[] = [];
     return {
       child: { pid: 1 } as ChildProcess,
       cli: '/pw/cli.js',
-      args: ['test'],
       env: { PATH: '/bin' },
       cwd: '/repo',
       usable: true,
       ...over,
-      go: (delta) => void told.push(`go ${JSON.stringify(delta)}`),
+      go: (args, delta) => void told.push(`go ${JSON.stringify(args)} ${JSON.stringify(delta)}`),
       cancel: () => void told.push('cancel'),
       told,
     };
   }
 
-  test('taken when it runs the same command in the same folder and only FTF_* variables differ; taken once', () => {
+  test('taken when it runs the same cli.js in the same folder and only FTF_* variables differ, whatever the arguments; taken once', () => {
     const runner = fakeRunner();
     adoptPrestartedRunner(runner);
-    assert.equal(takePrestartedRunner('/pw/cli.js', ['test'], '/repo', { PATH: '/bin', FTF_RUN: '{}' }), runner.child);
-    assert.deepEqual(runner.told, ['go {"FTF_RUN":"{}"}']);
+    assert.equal(takePrestartedRunner('/pw/cli.js', ['test', '--output', '/tmp/x'], '/repo', { PATH: '/bin', FTF_RUN: '{}' }), runner.child);
+    assert.deepEqual(runner.told, ['go ["test","--output","/tmp/x"] {"FTF_RUN":"{}"}']);
     assert.equal(takePrestartedRunner('/pw/cli.js', ['test'], '/repo', { PATH: '/bin' }), undefined, 'a second run starts its own');
   });
 
-  test('cancelled, and the caller starts Playwright afresh, for other arguments, folder or environment, or a runner that ended', () => {
-    const cases: [string, Partial<Pick<PrestartedRunner, 'usable' | 'cwd' | 'args'>>, string[], NodeJS.ProcessEnv][] = [
-      ['other arguments', {}, ['test', '--list'], { PATH: '/bin' }],
+  test('cancelled, and the caller starts Playwright afresh, for another folder or environment, or a runner that ended', () => {
+    const cases: [string, Partial<Pick<PrestartedRunner, 'usable' | 'cwd'>>, string[], NodeJS.ProcessEnv][] = [
       ['another folder', { cwd: '/elsewhere' }, ['test'], { PATH: '/bin' }],
       ['a non-FTF variable changed', {}, ['test'], { PATH: '/usr/bin' }],
       ['ended on its own', { usable: false }, ['test'], { PATH: '/bin' }],
@@ -112,10 +110,14 @@ describe('through the bin', () => {
     const seen = new Set<string>();
     let brokered = false;
     const workerOptions = new Set<string>();
-    const r = await runBin(['run', '--no-report', '--grep', grep], env, () => {
+    const parents = new Set<string | undefined>();
+    // Arguments for Playwright after `--` come with the go: they do not make the CLI start a runner afresh.
+    const r = await runBin(['run', '--no-report', '--grep', grep, '--', '--output', join(dir, 'ok', 'test-results')], env, () => {
       for (const runner of earlyRunners(marker)) {
         // A worker between fork and exec still shows the runner's command line and environment: not yet a worker.
         for (const worker of processes().filter((p) => p.ppid === runner && !commandOf(p.pid).includes('runner-gated.mjs'))) {
+          // The early runner was started before the CLI decided the run's settings; one started afresh has them.
+          parents.add(envOf(runner, 'FTF_RUN'));
           const settings = readRunSettings({ FTF_RUN: envOf(worker.pid, 'FTF_RUN') });
           if (settings.selection?.grep !== undefined) seen.add(settings.selection.grep);
           if (settings.broker) brokered = true;
@@ -127,13 +129,14 @@ describe('through the bin', () => {
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /1 passed/);
     assert.deepEqual([...seen], [grep], 'a worker of the early runner ran with the --grep the CLI parsed after the runner started');
+    assert.deepEqual([...parents], [undefined], 'the workers\' runner is the early one (its environment has no run settings)');
     assert.deepEqual(earlyRunners(marker), []);
     assert.ok(brokered, 'the default target: the workers were told where the CLI\'s launch broker listens (src/embedded/broker.ts)');
     assert.deepEqual([...workerOptions], [workerNodeOptions(process.env.NODE_OPTIONS)], 'the config gave the workers their heap ceiling (src/harness/worker-heap.ts)');
   });
 
   test('the gated runner exits at once, printing nothing, when its go pipe closes without a go', { timeout: RUN_BOUND_MS }, async () => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/runner-gated.mjs'), playwrightCli(), 'test'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/runner-gated.mjs'), playwrightCli()], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => void (out += d.toString()));
     child.stderr!.on('data', (d: Buffer) => void (out += d.toString()));
