@@ -32,9 +32,7 @@ import type { SchemaRegistry } from '../src/harness/schemas/types.js';
 import { withMutationGuard } from '../src/harness/target/capabilities.js';
 import { cliAllowsMutations, mutationSkipReason } from '../src/harness/target/guard.js';
 import { loadTargetProfile, REFERENCE_PROFILE, resolveTargetFile } from '../src/harness/target/load.js';
-import { readProfile } from '../src/harness/target/profile.js';
-import { embeddedStartBoundMs, targetOfBinding, type EmbeddedLaunch } from '../src/embedded/launch.js';
-import { launchRequested, requestServer, type LaunchRequest } from '../src/embedded/broker.js';
+import { embeddedStartBoundMs, launchRequested, type EmbeddedLaunch, type LaunchRequest } from '../src/embedded/launch.js';
 import { readRunSettings } from '../src/shared/run-settings.js';
 import type { Capability, ResolvedTarget } from '../src/harness/target/types.js';
 import { FtfError } from '../src/shared/errors.js';
@@ -200,9 +198,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         return;
       }
       const meta = (workerInfo.project.metadata ?? {}) as EmbeddedMetadata;
-      // The run's settings (FTF_RUN, shared/run-settings.ts): the broker, and a fault or events given by hand.
+      // The run's settings (FTF_RUN, shared/run-settings.ts): a fault or events given by hand.
       const handed = readRunSettings();
-      // In this worker's process, before its server is built (this worker launches it: no broker in selftest).
+      // In this worker's process, before its server is built.
       if (meta.recordConsults) (await import('../src/reference/variant-consults.js')).enableVariantConsults();
       const fault = meta.fault ?? handed.fault;
       const request: LaunchRequest = {
@@ -214,12 +212,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       };
       let launch: Pick<EmbeddedLaunch, 'target' | 'secrets' | 'close'>;
       try {
-        // `run` launches this worker's server in the CLI (broker.ts); without a broker the worker launches it here.
-        const broker = handed.broker;
-        const brokered = broker ? await requestServer(broker, request, embeddedStartBoundMs()) : undefined;
-        launch = brokered
-          ? { target: targetOfBinding(readProfile(request.profile), brokered), secrets: brokered.secrets, close: async () => undefined }
-          : await launchRequested(request);
+        // Each worker launches its own server: isolated clock and store.
+        launch = await launchRequested(request);
       } catch (e) {
         // Playwright shows the error as "<message>"; the code leads it for readers (the verdict reads the record).
         await use({ error: e instanceof FtfError ? new FtfError(e.code, `${e.code}: ${e.message}`, { ...(e.hint ? { hint: e.hint } : {}), cause: e }) : e });

@@ -21,7 +21,7 @@ export interface OpenTarget {
   /** Secret values of this target (for leak scans); never printed. */
   secrets: string[];
   embedded: boolean;
-  /** The reference profile for Playwright: each worker gets a server of its own (the CLI's broker launches them). */
+  /** The reference profile for Playwright: each worker launches a server of its own (specs/fixtures.ts). */
   perWorker?: true;
   close(): Promise<void>;
 }
@@ -31,7 +31,7 @@ export interface OpenOptions {
   probe?: boolean;
   /**
    * The target is for a Playwright run. For the reference profile every Playwright worker gets an embedded
-   * server of its own (isolated clocks and stores; `run` launches them with its broker, src/embedded/broker.ts),
+   * server of its own (isolated clocks and stores; the worker launches it, specs/fixtures.ts),
    * so this launches none: it only validates the profile and leaves FTF_TARGET unset (`perWorker`). Other
    * embedded profiles share one server launched here.
    */

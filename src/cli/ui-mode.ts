@@ -1,6 +1,6 @@
 /**
  * `run --ui`: Playwright's UI mode over the suite, for a scenario author who wants to pick, rerun and inspect tests
- * by hand. Workers get their servers and settings exactly as in `run` (the launch broker, FTF_RUN, the production
+ * by hand. Workers get their servers and settings exactly as in `run` (a server of their own, FTF_RUN, the production
  * write grant); what differs is what a UI session records, and that it is no gate.
  *
  * - UI mode records a trace of every test, whatever the config says. Playwright's `request` fixture would put each
@@ -18,13 +18,11 @@ import { reportPaths } from '../harness/report/reports-folder/paths.js';
 import { lockReports } from '../harness/report/reports-folder/reports-lock.js';
 import { refuseSymlinks } from '../harness/report/reports-folder/reports-symlinks.js';
 import { issueMutationGrant } from '../harness/target/mutation-grant.js';
-import { startLaunchBroker, type LaunchBroker } from '../embedded/broker.js';
 import type { SelectionFlags } from '../harness/scenario/selection.js';
 import { UsageError } from './args.js';
 import { playwright, playwrightEnv } from './playwright.js';
 import { InterruptedError } from './process-group.js';
 import { openTarget } from './target.js';
-import { plannedServers } from './commands/run.js';
 
 export interface UiSessionOptions {
   target?: string;
@@ -56,14 +54,11 @@ export async function runUiSession(o: UiSessionOptions): Promise<number> {
   const paths = reportPaths();
   refuseSymlinks(paths.root);
   const lock = lockReports(paths.root, 'run --ui');
-  let broker: LaunchBroker | undefined;
   try {
     const open = await openTarget(o.target, { forPlaywright: true });
     try {
-      // The same servers a run plans (one per sandbox worker, one for production); others are launched on request.
-      if (open.perWorker) broker = await startLaunchBroker(plannedServers(o.workers, [])).catch(() => undefined);
       const grant = o.allowMutations ? issueMutationGrant() : undefined;
-      const { env, note } = uiEnv({ ...open.env, ...playwrightEnv(o.selection, { broker: broker?.path, grant: grant?.value }), ...(o.workers ? { FTF_WORKERS: o.workers } : {}) }, process.env.FTF_TRANSPORT);
+      const { env, note } = uiEnv({ ...open.env, ...playwrightEnv(o.selection, { grant: grant?.value }), ...(o.workers ? { FTF_WORKERS: o.workers } : {}) }, process.env.FTF_TRANSPORT);
       if (note) console.log(note);
       console.log(`run --ui: Playwright's UI mode against ${open.embedded ? 'the embedded reference' : open.target.name}; no verdict or certificate (run is the gate); every file it leaves is leak-scanned when it ends`);
       let status: number | null = null;
@@ -77,17 +72,13 @@ export async function runUiSession(o: UiSessionOptions): Promise<number> {
       } finally {
         grant?.revoke();
       }
-      const b = broker;
-      broker = undefined;
-      await b?.close();
-      const secrets = [...open.secrets, ...(b?.secrets() ?? [])];
+      const secrets = open.secrets;
       const basic = basicCredentialsOf(open.target.credentials);
       const scanned = await assertRunLeakFree({ reportsRoot: paths.root, outputDir: outputDirOf([], REPO_ROOT, paths.root), secrets, basic });
       console.log(`run --ui: the session ended (${interrupted ? 'interrupted' : `Playwright exit ${status ?? 'killed'}`}); ${scanned} file(s) left in ${paths.root} leak-scanned: clean`);
       if (interrupted) throw interrupted;
       return status ?? 1;
     } finally {
-      await broker?.close();
       await open.close();
     }
   } finally {

@@ -17,7 +17,7 @@ import { FtfError } from '../shared/errors.js';
 import { assertReferenceInstalled } from './reference-packages.js';
 import { bindEmbedded, type EmbeddedBinding } from '../harness/target/binding.js';
 import { PROFILE_ERROR_CODES } from '../harness/target/errors.js';
-import type { Profile } from '../harness/target/profile.js';
+import { readProfile, type Profile } from '../harness/target/profile.js';
 import { resolveTarget } from '../harness/target/resolve.js';
 import type { ResolvedTarget } from '../harness/target/types.js';
 
@@ -78,11 +78,8 @@ export function startTimeoutError(profileFile: string, boundMs: number, detail: 
   });
 }
 
-/**
- * The target of a launched server's binding, resolved the one way every launch resolves it: here, and in a
- * Playwright worker handed a server by the CLI's launch broker (broker.ts).
- */
-export function targetOfBinding(profile: Profile, binding: Pick<EmbeddedBinding, 'env' | 'overrides'>, env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
+/** The target of a launched server's binding. */
+function targetOfBinding(profile: Profile, binding: Pick<EmbeddedBinding, 'env' | 'overrides'>, env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
   return resolveTarget(profile, { env: { ...env, ...binding.env }, overrides: binding.overrides });
 }
 
@@ -129,4 +126,20 @@ export async function launchEmbedded(profile: Profile, opts: LaunchOptions = {})
     await close();
     throw e;
   }
+}
+
+/** What a worker launches: the options of its project (playwright.config.ts metadata) and of its run settings. */
+export interface LaunchRequest {
+  /** Absolute path of the profile. */
+  profile: string;
+  mode?: 'sandbox' | 'production';
+  fault?: string;
+  variants?: string[];
+  events: number;
+}
+
+/** A worker's own server: isolated clock and store, gone with the worker. */
+export function launchRequested(request: LaunchRequest): Promise<EmbeddedLaunch> {
+  const { profile, ...server } = request;
+  return launchEmbedded(readProfile(profile), { server });
 }

@@ -3,8 +3,8 @@
  * -> its Playwright passes): ONE environment variable, FTF_RUN, JSON read and written only here. Internal: users set
  * the variables of docs/cli.md. A variable rather than a file it names: the runner and the workers inherit it with
  * nothing to create, find or delete, the early runner's go (an environment change) carries it as it is, and every
- * value is small. No secret goes here: a reference server's credentials reach a worker through the launch broker's
- * socket, a profile's through its *_env variables; the grant is a nonce and a file only the issuing CLI vouches for
+ * value is small. No secret goes here: a reference server's credentials stay in the worker that launched it, a
+ * profile's come through its *_env variables; the grant is a nonce and a file only the issuing CLI vouches for
  * (target/mutation-grant.ts), and the CLI drops an inherited one (cli/playwright.ts). Anything malformed reads as
  * absent, and absent is the safe value (no grant, no cache, the whole selection).
  */
@@ -23,8 +23,6 @@ export interface RunSelection {
 
 export interface RunSettings {
   selection?: RunSelection;
-  /** The Unix socket of the CLI's launch broker (embedded/broker.ts). */
-  broker?: string;
   /** `--allow-mutations`: `<nonce>@<grant file>` (target/mutation-grant.ts). */
   grant?: string;
   /** The fault of the embedded reference when the project names none (a hand-run `playwright test`). */
@@ -44,7 +42,7 @@ export interface RunSettings {
 /** A change: a key given as undefined removes that setting. */
 export type RunSettingsPatch = { [K in keyof RunSettings]?: RunSettings[K] | undefined };
 
-const STRINGS = ['broker', 'grant', 'fault', 'plan', 'codeKey', 'scenarioCache'] as const;
+const STRINGS = ['grant', 'fault', 'plan', 'codeKey', 'scenarioCache'] as const;
 const SELECTION_STRINGS = ['grep', 'tag', 'clause', 'shard', 'phase'] as const;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((e): e is string => typeof e === 'string') : []);

@@ -108,7 +108,6 @@ describe('through the bin', () => {
     delete env.FTF_TARGET;
     const grep = '^amounts\\.indication-get:';
     const seen = new Set<string>();
-    let brokered = false;
     const workerOptions = new Set<string>();
     const parents = new Set<string | undefined>();
     // Arguments for Playwright after `--` come with the go: they do not make the CLI start a runner afresh.
@@ -120,7 +119,6 @@ describe('through the bin', () => {
           parents.add(envOf(runner, 'FTF_RUN'));
           const settings = readRunSettings({ FTF_RUN: envOf(worker.pid, 'FTF_RUN') });
           if (settings.selection?.grep !== undefined) seen.add(settings.selection.grep);
-          if (settings.broker) brokered = true;
           const options = envOf(worker.pid, 'NODE_OPTIONS');
           if (options !== undefined) workerOptions.add(options);
         }
@@ -131,7 +129,6 @@ describe('through the bin', () => {
     assert.deepEqual([...seen], [grep], 'a worker of the early runner ran with the --grep the CLI parsed after the runner started');
     assert.deepEqual([...parents], [undefined], 'the workers\' runner is the early one (its environment has no run settings)');
     assert.deepEqual(earlyRunners(marker), []);
-    assert.ok(brokered, 'the default target: the workers were told where the CLI\'s launch broker listens (src/embedded/broker.ts)');
     assert.deepEqual([...workerOptions], [workerNodeOptions(process.env.NODE_OPTIONS)], 'the config gave the workers their heap ceiling (src/harness/worker-heap.ts)');
   });
 

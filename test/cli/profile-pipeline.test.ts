@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { embeddedLaunchCount } from '../../src/embedded/launch.js';
 import { cli, fakePlaywright, FIXTURES, scratch, writeProfile } from './helpers.js';
-import { readRunSettings } from '../../src/shared/run-settings.js';
 
 const dir = scratch('ftf-cli-profile-');
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,7 +28,7 @@ test('run: a field error names the field and its position', async () => {
   assert.match(r.err, /field\.yaml:4:14 invalid value "staging" for environment: must be one of sandbox, production/);
 });
 
-test('run on the embedded reference profile: checking launches nothing; the only launches are the broker\'s, for the workers', async () => {
+test('run on the embedded reference profile: the CLI launches no server (each worker launches its own)', async () => {
   const before = embeddedLaunchCount();
   const refused = await cli('run', '--no-report', '--fail-on', 'never');
   assert.equal(refused.code, 2, refused.err);
@@ -39,11 +38,9 @@ test('run on the embedded reference profile: checking launches nothing; the only
   const r = await cli('run', '--no-report', '--workers', '2');
   assert.ok([0, 1].includes(r.code), r.err);
   assert.equal(fake.calls.length, 1);
-  assert.ok(readRunSettings(fake.calls[0]!.env).broker, 'the workers are told where the broker listens (src/embedded/broker.ts)');
   assert.equal(fake.calls[0]!.env.FTF_TARGET, undefined);
-  assert.equal(fake.calls[0]!.env.FTF_PRIMARY_CLIENT_SECRET, undefined, 'no secret is handed to Playwright: a worker gets its server\'s from the broker');
-  // The plan: one server per sandbox worker and one for the production worker, launched while Playwright loads.
-  assert.equal(embeddedLaunchCount(), before + 3);
+  assert.equal(fake.calls[0]!.env.FTF_PRIMARY_CLIENT_SECRET, undefined, 'no secret is handed to Playwright: a worker makes its own server\'s');
+  assert.equal(embeddedLaunchCount(), before, 'the servers are the workers\' own (specs/fixtures.ts)');
 });
 
 test('doctor on an embedded profile launches exactly one server, through the launcher', async () => {

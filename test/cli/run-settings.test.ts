@@ -11,12 +11,12 @@ import { readRunSettings, RUN_ENV, runSettingsEnv, updateRunSettings, type RunSe
 test('every field survives the round trip; a wrong type, bad JSON or a non-object reads as absent', () => {
   const all: RunSettings = {
     selection: { grep: 'g', tag: 't', clause: 'A,B', shard: '1/2', phase: 'shared', only: { ids: ['x'], files: ['/f'] } },
-    broker: '/tmp/b.sock', grant: 'n@/tmp/g.json', fault: 'paging-gap', events: 5, plan: '/tmp/p.json', codeKey: 'k:/r', profilesChecked: ['d1'], scenarioCache: '/tmp/s.v8',
+    grant: 'n@/tmp/g.json', fault: 'paging-gap', events: 5, plan: '/tmp/p.json', codeKey: 'k:/r', profilesChecked: ['d1'], scenarioCache: '/tmp/s.v8',
   };
   assert.deepEqual(readRunSettings(runSettingsEnv(all)), all);
   for (const text of ['not json', '[1]', '"x"', 'null']) assert.deepEqual(readRunSettings({ [RUN_ENV]: text }), {}, text);
   assert.deepEqual(readRunSettings({}), {});
-  const wrong = { broker: 1, grant: {}, fault: '', events: -1, profilesChecked: 'd1', selection: { grep: 2, only: 'x' } };
+  const wrong = { plan: 1, grant: {}, fault: '', events: -1, profilesChecked: 'd1', selection: { grep: 2, only: 'x' } };
   assert.deepEqual(readRunSettings({ [RUN_ENV]: JSON.stringify(wrong) }), { selection: { only: { ids: [], files: [] } } }, 'a malformed --last-failed selects nothing, not everything');
 });
 
@@ -28,8 +28,8 @@ test('updateRunSettings changes one field in place and removes one given as unde
 
 test("Playwright's environment: an inherited grant is dropped, this run's settings win, the process's caches are kept", () => {
   const own: NodeJS.ProcessEnv = { PATH: '/bin', ...runSettingsEnv({ grant: 'forged@/tmp/g.json', codeKey: 'k:/r', selection: { grep: 'old' } }) };
-  const child = readRunSettings(runEnvironment(own, runSettingsEnv({ selection: {}, broker: '/tmp/b.sock' })));
-  assert.deepEqual(child, { codeKey: 'k:/r', selection: {}, broker: '/tmp/b.sock' });
+  const child = readRunSettings(runEnvironment(own, runSettingsEnv({ selection: {}, events: 5 })));
+  assert.deepEqual(child, { codeKey: 'k:/r', selection: {}, events: 5 });
   assert.equal(readRunSettings(runEnvironment(own, runSettingsEnv({ grant: 'mine@/tmp/m.json' }))).grant, 'mine@/tmp/m.json', "this run's own grant is passed");
   assert.equal(readRunSettings(runEnvironment(own, { FTF_BLOB_REPORT: '' })).grant, undefined, 'a run with no settings of its own (merge) inherits no grant');
 });

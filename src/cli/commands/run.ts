@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DIGESTS_FILE } from '../../harness/report/redaction/secret-digests.js';
 import { FtfError } from '../../shared/errors.js';
-import { readRunSettings } from '../../shared/run-settings.js';
 import { assertRunLeakFree, basicCredentialsOf, cliSecretValues, outputDirOf } from '../../harness/report/redaction/leak-scan.js';
 import { leakScanner } from '../../harness/report/redaction/leak-scan-pool.js';
 import { discardPrevious } from '../discard-previous.js';
@@ -15,10 +14,8 @@ import { REPO_ROOT } from '../../harness/repo-root.js';
 import { exitCodeFor, type FailOn } from '../../harness/report/verdicts/verdicts.js';
 import { parseCoverageGate, type CoverageGate } from '../../harness/report/verdicts/clause-coverage.js';
 import { defaultWaiversFile, loadWaivers } from '../../harness/report/verdicts/waivers.js';
-import { REFERENCE_PRODUCTION_PROFILE, REFERENCE_PROFILE, resolveTargetFile } from '../../harness/target/load.js';
-import { startLaunchBroker, type LaunchBroker, type LaunchRequest } from '../../embedded/broker.js';
+import { resolveTargetFile } from '../../harness/target/load.js';
 import { transportKind } from '../../harness/http/transport-choice.js';
-import { configuredWorkers } from '../../harness/target/bounds.js';
 import { oneOf, parse, passthroughArgs, UsageError, workersFlag } from '../args.js';
 import { evaluateRun, formatSummary, publishAllure, startAllureInBackground, type Evaluation } from '../pipeline.js';
 import { playwright, playwrightArgs, playwrightEnv, type PlaywrightSelection } from '../playwright.js';
@@ -137,17 +134,6 @@ export async function runSuite(
   if (retired) console.log(retired);
   // Scans half of a large reports folder beside this thread (its thread starts only for a large scan).
   const scanner = leakScanner();
-  let broker: LaunchBroker | undefined;
-  // The servers' secrets stay known after they close: the leak scan and the Allure build search for them.
-  let brokerSecrets: string[] = [];
-  const closeBroker = async (): Promise<void> => {
-    if (!broker) return;
-    const b = broker;
-    broker = undefined;
-    // After close(): it waits for every launch, so the list is whole.
-    await b.close();
-    brokerSecrets = b.secrets();
-  };
   try {
     const startedAt = new Date().toISOString();
     // A run killed outright (SIGKILL) left its lock: its reports, possibly still written by an orphaned runner
@@ -161,20 +147,16 @@ export async function runSuite(
     if (opts.evaluateOnly) await discarded;
     if (!opts.evaluateOnly) {
       // The selection travels to the spec files in the run's settings (FTF_RUN: scenario/selection.ts); a shard writes a blob.
-      // Each worker's reference server is launched here, while Playwright loads (embedded/broker.ts). Without a broker
-      // (none can listen here) each worker launches its own, as `selftest`'s do.
-      broker = open.perWorker ? await startLaunchBroker(plannedServers(opts.workers, opts.selection.extra ?? [])).catch(() => undefined) : undefined;
       // --allow-mutations reaches the workers as a grant only this process can issue (mutation-grant.ts):
       // playwright.run drops any inherited one, and the file goes when Playwright ends.
       const grant = opts.allowMutations ? issueMutationGrant() : undefined;
-      const env = { ...open.env, ...playwrightEnv(opts.selection, { broker: broker?.path, grant: grant?.value }), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
+      const env = { ...open.env, ...playwrightEnv(opts.selection, { grant: grant?.value }), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
       let status: number | null;
       try {
         status = await playwright.run(playwrightArgs(opts.selection), env);
       } finally {
         grant?.revoke();
       }
-      await closeBroker();
       await discarded;
       if (!existsSync(paths.playwrightJson)) {
         throw new FtfError('FTF_E_INTERNAL', `Playwright ended (exit ${status ?? 'killed'}) without writing ${paths.playwrightJson}`, {
@@ -209,7 +191,7 @@ export async function runSuite(
     if (note) console.log(note);
     // Every file this run wrote, Allure HTML included, is searched for the run's secrets: a hit is a harness bug (exit 3).
     const basic = basicCredentialsOf(open.target.credentials);
-    const secrets = [...open.secrets, ...brokerSecrets];
+    const secrets = open.secrets;
     await assertRunLeakFree({
       scanner,
       reportsRoot: paths.root,
@@ -221,27 +203,12 @@ export async function runSuite(
     if (opts.report === 'background') console.log(startAllureInBackground(cliSecretValues(secrets, basic), lock));
     return { open, evaluation, startedAt, finishedAt, exitCode: exitCodeFor(evaluation.summary) };
   } catch (e) {
-    await closeBroker();
     await open.close();
     lock.release();
     throw e;
   } finally {
     await scanner.close();
   }
-}
-
-/**
- * The servers a default run's workers will ask for (playwright.config.ts, REFERENCE_PROJECTS): one per sandbox
- * worker and one for the production project's single worker. A guess only: anything else is launched on request.
- */
-export function plannedServers(workers: string | undefined, playwrightArgs: readonly string[]): LaunchRequest[] {
-  // `-- --project NAME` picks projects the guess cannot know (no-control, one of the two): launch on request only.
-  if (playwrightArgs.some((a) => a === '--project' || a.startsWith('--project='))) return [];
-  const events = readRunSettings().events ?? 0;
-  const sandbox: LaunchRequest = { profile: REFERENCE_PROFILE, mode: 'sandbox', events };
-  // As many as the config will start (the same rule, on the FTF_WORKERS the run hands it), at most 8 ahead.
-  const count = Math.max(1, Math.min(configuredWorkers(workers ? { FTF_WORKERS: workers } : process.env) || 1, 8));
-  return [...Array.from({ length: count }, () => sandbox), { profile: REFERENCE_PRODUCTION_PROFILE, mode: 'production', events }];
 }
 
 export const runCommand: Command = {

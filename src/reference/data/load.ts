@@ -34,8 +34,8 @@ function readYaml(dir: string, name: string): Record<string, unknown> {
 const parsed = new Map<string, { text: string; doc: unknown }>();
 
 /**
- * The YAML of `file`, parsed once per process for the same text: the CLI's launch broker starts several servers
- * in one process (src/embedded/broker.ts). Each caller gets its own copy, so no server's data is another's.
+ * The YAML of `file`, parsed once per process for the same text: a process may start several servers (`selftest`'s
+ * clean pass, the bench, tests). Each caller gets its own copy, so no server's data is another's.
  */
 function parsedOnce(file: string, text: string): unknown {
   let entry = parsed.get(file);
