@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodedView } from '../../src/harness/http/escapes.js';
+import fc from 'fast-check';
+import { decodedText, decodedView } from '../../src/harness/http/escapes.js';
 
 const ranges = (text: string): Array<[string, string]> => {
   const v = decodedView(text);
@@ -31,4 +32,11 @@ test('an astral entity gives two UTF-16 units, both mapped to the entity; what i
 test('text without an escape has no view, also text with only look-alikes', () => {
   assert.equal(decodedView('plain text, no escapes'), undefined);
   assert.equal(decodedView('50 % & \\n &bogus;'), undefined);
+});
+
+test('decodedText (the leak scan\'s) is the view\'s text exactly, on chosen and random mixes of escapes, look-alikes and plain text', () => {
+  for (const t of ['a&#55;b&#x63;%7C\\u0041\\/&lowbar;z', 'x&#128512;&amp %80 \\n y', '&#0;&#1114112;&#99999999;&amp&ampx;&amp;#55;', '\\\\u0041\\\\\\"%2', 'plain', '&#55296;&#xDC00;'])
+    assert.equal(decodedText(t), decodedView(t)?.text, t);
+  const piece = fc.constantFrom('&', '#', 'x', 'X', ';', '%', '\\', 'u', '/', '"', '0', '5', '7', 'F', 'a', 'amp', 'lowbar', 'ampx', '&#', '&#x', '%7', '\\u00', '\\u', ' ', '\u00e9', '\u{1F600}');
+  fc.assert(fc.property(fc.array(piece, { maxLength: 40 }).map((p) => p.join('')), (t) => decodedText(t) === decodedView(t)?.text), { numRuns: 20000, seed: 2811 });
 });

@@ -20,7 +20,7 @@
  * Values shorter than MIN_SECRET_LENGTH (6) are not registered: replacing e.g. "abc" everywhere would mangle
  * reports with false positives; such tokens are redacted by where they stand (the structural rules).
  */
-import { decodedView } from './escapes.js';
+import { decodedText, decodedView } from './escapes.js';
 import { NeedleSet } from './needles.js';
 import { complementsNear, extendPiece, pieceWindow, provesAlone, windowsOf, type Piece } from './pieces.js';
 import { MIN_SPELLING_LENGTH, textSpellings } from './spellings.js';
@@ -332,7 +332,7 @@ export class Redactor {
     const search = this.needleSearch();
     if (!search) return undefined;
     let kind: string | undefined;
-    for (const t of [text, decodedView(text)?.text]) {
+    for (const t of [text, decodedText(text)]) {
       if (t === undefined) continue;
       this.eachFind(t, search, () => ((kind = 'a secret of this run'), true), (piece, fragment) => {
         if (provesAlone(piece, fragment.bits)) kind = 'a piece of a secret of this run';
