@@ -7,10 +7,24 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { formatIssues, fullId, isDecimalString, parseOperationMap, schemaRegistry } from '../../src/harness/schemas/registry.js';
+import { harnessAjv } from '../../src/harness/schemas/ajv.js';
+import { API_SCHEMAS_DIR } from '../../src/harness/schemas/store.js';
+import { join } from 'node:path';
 import { FtfError } from '../../src/shared/errors.js';
 import { sampleAs, schemaNames } from './schemas-helpers.js';
 
 const isCode = (code: string) => (e: unknown) => e instanceof FtfError && e.code === code;
+
+describe('the schema files', () => {
+  it('each is a valid JSON Schema 2020-12 (the registry does not re-check them at run time: store.ts)', () => {
+    const ajv = harnessAjv();
+    for (const name of schemaNames()) {
+      const schema = JSON.parse(readFileSync(join(API_SCHEMAS_DIR, `${name}.schema.json`), 'utf8')) as object;
+      assert.equal(ajv.validateSchema(schema), true, `${name}: ${ajv.errorsText(ajv.errors)}`);
+    }
+    assert.equal(ajv.validateSchema({ type: 'object', properties: { a: { type: 7 } } }), false, 'the check can fail');
+  });
+});
 
 describe('compile once, look up by name or $id', () => {
   it('returns the same compiled function on every call, across registries and lookup forms', () => {
