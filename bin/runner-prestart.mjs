@@ -1,12 +1,12 @@
 // Starts Playwright's runner before the CLI has loaded (bin/runner-gated.mjs), so that loading Playwright overlaps
 // the CLI loading itself (tsx) and checking the flags, the profile and the target. The runner waits for the go:
 // src/cli/playwright.ts opens it with the run's environment, or cancels it and runs Playwright afresh when it does
-// not fit (another environment). Playwright's arguments come with the go, so any pass-through flags fit. Nothing the CLI does not use survives it: cancel() kills
-// the group, and the CLI's exit does too.
-// Saves: one-scenario run, median of 7 alternating rounds, 11.6 s with it vs 12.1 s with FTF_PRESTART=0 (slower
-// in 7 of 7 pairs, by 0.2-2.6 s; load 4-8 on 2 cores, h28 00:15 UTC 2026-11-28:
-// `node bin/ftf-conformance.mjs run --no-report --grep '^amounts\.indication-get:'`); 2991 vs 3395 ms on a quieter
-// machine when it came in (88eb830, docs/performance.md).
+// not fit (another environment). Playwright's arguments come with the go, so any pass-through flags fit. Nothing the
+// CLI does not use survives it: cancel() kills the group, and the CLI's exit does too.
+// Saves: when it came in (88eb830), 2991 vs 3395 ms for a one-scenario run. On 2026-11-28 (63e055e, the one-scenario
+// bench row) it measured within the noise: 10 alternating rounds idle 5023 vs 4983 ms with FTF_PRESTART=0, 6 rounds
+// beside two busy loops 8846 vs 8671 ms; against a checkout without the early-runner code, 8-round comparisons came out
+// 150-500 ms in its favour. Kept until a measurement says it can go (docs/performance.md, issue 28).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
