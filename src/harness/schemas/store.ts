@@ -1,8 +1,9 @@
 /**
  * The response-schema registry: validators of schemas/api in the one Ajv instance (ajv.ts). Every file under
- * schemas/api is read and added on first use (its $id checked); each is compiled once, when a validation first needs it, so a run that checks a few
- * operations does not compile the others. Derived schemas (a schema located at a JSON pointer, see derived.ts)
- * are compiled once per distinct shape, also on first use. Nothing here compiles per call.
+ * schemas/api is read and added on first use (its $id checked); each is compiled once, when a validation first
+ * needs it, so a run that checks a few operations does not compile the others. Derived schemas (a schema located
+ * at a JSON pointer, see derived.ts) are compiled once per distinct shape, also on first use. Nothing here compiles
+ * per call.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { indexSchemaClauses } from './clause-of.js';
