@@ -4,6 +4,7 @@
  * file:line:col; nothing is started to validate), then either resolve it against the environment and
  * probe reachability, or launch the embedded reference server it asks for (src/embedded/launch.ts).
  */
+import '../harness/http/wasm-baseline.js';
 import { resolve } from 'node:path';
 import { FtfError } from '../shared/errors.js';
 import { assertReferenceInstalled } from '../embedded/reference-packages.js';

@@ -1,4 +1,5 @@
 /** One exchange over an undici dispatcher: the body of the undici transport, shared with the race lanes. */
+import './wasm-baseline.js';
 import { performance } from 'node:perf_hooks';
 import { request, type Dispatcher } from 'undici';
 import { normaliseHeaders, parseBody } from './body.js';
