@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const HARNESS_NOT_REFERENCE = { group: ['**/reference/**'], message: 'src/harness must not import src/reference; the harness talks to targets over HTTP only.' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'reports/', '.stryker-tmp/', 'test-results/', 'playwright-report/', 'blob-report/', 'allure-results/', 'allure-report/'] },
+  { ignores: ['node_modules/', 'specs/.ftf-bundle/', 'dist/', 'reports/', '.stryker-tmp/', 'test-results/', 'playwright-report/', 'blob-report/', 'allure-results/', 'allure-report/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

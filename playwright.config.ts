@@ -17,6 +17,7 @@
  * (src/harness/shared-phases.ts; with --shard, one plain project: shards cannot be ordered).
  */
 import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { defineConfig, type PlaywrightTestConfig, type ReporterDescription } from '@playwright/test';
 import { configuredWorkers, runTimeoutMs, testTimeoutMs } from './src/harness/target/bounds.js';
 import { profileTimeouts, REFERENCE_PROFILE, resolveTargetFile } from './src/harness/target/load.js';
@@ -27,15 +28,22 @@ import { PRODUCTION_GREP, PRODUCTION_TAG, SCOPE_METADATA } from './src/harness/s
 import { loadScenarioSuiteOnce } from './src/harness/scenario/suite-cache.js';
 import { PROPERTY_TESTS } from './src/harness/properties/catalogue.js';
 import { workerNodeOptions } from './src/harness/worker-heap.js';
+import { BUNDLE, bundledSpecsFolder } from './src/shared/bundle.js';
 
 const ci = Boolean(process.env.CI);
 // The workers' heap ceiling (src/harness/worker-heap.ts): Playwright forks them with this process's environment.
 process.env.NODE_OPTIONS = workerNodeOptions(process.env.NODE_OPTIONS);
 // '.ts' in the repository (Playwright transpiles), '.js' when this config runs compiled in the installed package
-// (dist/, scripts/build-package.mjs): the test files and reporters below are named with the same extension.
-const ext = import.meta.url.endsWith('.js') ? 'js' : 'ts';
+// (dist/, scripts/build-package.mjs): the test files and reporters below are named with the same extension. Bundled
+// (src/shared/bundle.ts), '.mjs': this file and the reporters are the bundle's (Playwright resolves them from where
+// the config file is), the test files the bundle's shims under specs/; import.meta.url is still this source's.
+const ext = BUNDLE ? 'mjs' : import.meta.url.endsWith('.js') ? 'js' : 'ts';
+const root = fileURLToPath(new URL('.', import.meta.url));
+const testDir = join(root, 'specs');
+/** The test files' folder under testDir: the bundle's shims, or testDir itself. */
+const entries = BUNDLE ? `${bundledSpecsFolder(BUNDLE.key)}/` : '';
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/reports-folder/paths.ts); self-tests use temp folders.
-const reports = (process.env.FTF_REPORTS_DIR ?? 'reports').replace(/\/+$/, '');
+const reports = resolve(root, process.env.FTF_REPORTS_DIR ?? 'reports');
 
 type Project = NonNullable<PlaywrightTestConfig['projects']>[number];
 
@@ -53,12 +61,12 @@ export const REFERENCE_PROJECTS: Project[] = [
   // `scope` marks the project trimmed by the rule of environment.ts (the reports name it for what it leaves out).
   // Its share is small and mostly the guard's skips: one worker, so one production-mode server start, not one per worker.
   // Its own entry file (specs/production.spec.ts) declares the guard's skips, so they never reach its worker.
-  { name: 'production', grep: PRODUCTION_GREP, workers: 1, testMatch: [`**/production.spec.${ext}`, `**/properties/*.spec.${ext}`], testIgnore: [], metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
+  { name: 'production', grep: PRODUCTION_GREP, workers: 1, testMatch: [`${entries}production.spec.${ext}`, `${entries}properties/*.spec.${ext}`], testIgnore: [], metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
   ...(process.env.FTF_NO_CONTROL === '1' ? [NO_CONTROL_PROJECT] : []),
 ];
 
 // The runner's own argv: the teardown phase ignores command-line filters, so they are folded in (shared-phases.ts).
-export const SHARED_TARGET_PROJECTS: Project[] = sharedTargetProjects(process.argv, fileURLToPath(new URL(`specs/conformance.spec.${ext}`, import.meta.url)));
+export const SHARED_TARGET_PROJECTS: Project[] = sharedTargetProjects(process.argv, join(testDir, `${entries}conformance.spec.${ext}`));
 
 const shared = Boolean(process.env.FTF_TARGET?.trim());
 const projects: Project[] = shared ? SHARED_TARGET_PROJECTS : REFERENCE_PROJECTS;
@@ -82,10 +90,10 @@ const serial = shared
   : 0;
 
 export default defineConfig({
-  testDir: 'specs',
-  testMatch: `**/*.spec.${ext}`,
+  testDir,
+  testMatch: `${entries}**/*.spec.${ext}`,
   // The production project's entry (REFERENCE_PROJECTS): every other project declares the scenarios once, from conformance.spec.
-  testIgnore: `**/production.spec.${ext}`,
+  testIgnore: `${entries}production.spec.${ext}`,
   fullyParallel: true,
   workers,
   timeout: testTimeoutMs(timeouts),

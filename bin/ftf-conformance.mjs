@@ -8,6 +8,7 @@
 // default 1, which a CI gate would read as "non-conformant".
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { bundledHarness } from './bundle.mjs';
 import { prestartRunner } from './runner-prestart.mjs';
 
 const CANNOT_START = 2;
@@ -66,10 +67,15 @@ const prestarted = prestartRunner(process.argv.slice(2), fileURLToPath(new URL(f
 let cli;
 try {
   if (fromSources) {
-    // Without tsx this import names it: "'tsx' is not installed" (exit 2); `npm ci`, or `npm run build` for dist/.
-    const { register } = await import('tsx/esm/api');
-    register();
-    cli = await import(sources.href);
+    // The sources bundled (bin/bundle.mjs), else through tsx. Without tsx this import names it: "'tsx' is not
+    // installed" (exit 2); `npm ci`, or `npm run build` for dist/.
+    const bundle = await bundledHarness(fileURLToPath(new URL('..', import.meta.url)));
+    if (bundle) cli = await import(bundle.cli);
+    else {
+      const { register } = await import('tsx/esm/api');
+      register();
+      cli = await import(sources.href);
+    }
   } else {
     cli = await import(compiled.href);
   }

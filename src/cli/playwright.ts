@@ -3,6 +3,7 @@
  * reporter is the progress display. Swappable (`playwright.run = ...`) so CLI tests run without a browser.
  */
 import { createRequire } from 'node:module';
+import { bundledConfigArgs } from '../shared/bundle.js';
 import { FtfError } from '../shared/errors.js';
 import { reportsDir } from '../harness/report/reports-folder/paths.js';
 import { REPO_ROOT } from '../harness/repo-root.js';
@@ -23,7 +24,7 @@ export interface PlaywrightSelection extends SelectionFlags {
  * the same function `list`/`doctor`/`coverage` show.
  */
 export function playwrightArgs(sel: PlaywrightSelection): string[] {
-  return ['playwright', 'test', ...(sel.extra ?? [])];
+  return ['playwright', 'test', ...bundledConfigArgs(), ...(sel.extra ?? [])];
 }
 
 /**

@@ -4,6 +4,7 @@
  * `playwright test` when it fits. Kept apart from playwright.ts so that main() (which every command loads) stays light.
  */
 import type { ChildProcess } from 'node:child_process';
+import { BUNDLED_RUNNER_ENV } from '../shared/bundle.js';
 
 /** The runner the bin started before the CLI loaded (bin/runner-prestart.mjs), waiting for its go. */
 export interface PrestartedRunner {
@@ -26,15 +27,18 @@ export function adoptPrestartedRunner(runner: PrestartedRunner): void {
   prestarted = runner;
 }
 
+/** Playwright's variables that it reads when it loads the config (after the go), not while it loads itself. */
+const READ_AFTER_GO = new Set(Object.keys(BUNDLED_RUNNER_ENV));
+
 /**
  * The change from `started` to `wanted`, when it is only FTF_* variables (this project's own: read by the config
- * and the workers after the go, never by Playwright while it loads); undefined for any other difference.
+ * and the workers after the go, never by Playwright while it loads) and READ_AFTER_GO; undefined for any other difference.
  */
 export function ftfDelta(started: NodeJS.ProcessEnv, wanted: NodeJS.ProcessEnv): Record<string, string | null> | undefined {
   const delta: Record<string, string | null> = {};
   for (const name of new Set([...Object.keys(started), ...Object.keys(wanted)])) {
     if (started[name] === wanted[name]) continue;
-    if (!name.startsWith('FTF_')) return undefined;
+    if (!name.startsWith('FTF_') && !READ_AFTER_GO.has(name)) return undefined;
     delta[name] = wanted[name] ?? null;
   }
   return delta;

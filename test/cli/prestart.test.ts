@@ -25,11 +25,12 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const RUN_BOUND_MS = 120_000;
 
 describe('the hand-over', () => {
-  test('ftfDelta: only FTF_* differences make a delta; an unset variable is null', () => {
+  test('ftfDelta: only FTF_* differences (and the bundled runner\'s switch) make a delta; an unset variable is null', () => {
     assert.deepEqual(ftfDelta({ PATH: '/bin', FTF_A: '1', FTF_GONE: 'x' }, { PATH: '/bin', FTF_A: '2', FTF_NEW: '3' }), { FTF_A: '2', FTF_GONE: null, FTF_NEW: '3' });
     assert.deepEqual(ftfDelta({ PATH: '/bin' }, { PATH: '/bin' }), {});
     assert.equal(ftfDelta({ PATH: '/bin' }, { PATH: '/usr/bin' }), undefined, 'Playwright may read any other variable while it loads');
     assert.equal(ftfDelta({}, { NODE_OPTIONS: '--x' }), undefined);
+    assert.deepEqual(ftfDelta({}, { PW_DISABLE_TS_ESM: '1' }), { PW_DISABLE_TS_ESM: '1' }, 'read when the config loads (src/shared/bundle.ts)');
   });
 
   /** A runner that records what it was told. */

@@ -31,6 +31,7 @@ import { refuseSymlinks } from '../../harness/report/reports-folder/reports-syml
 import { issueMutationGrant, RETIRED_ALLOW_ENV } from '../../harness/target/mutation-grant.js';
 import type { FlagHelp } from '../help.js';
 import type { Command } from './types.js';
+import { BUNDLE, BUNDLED_RUNNER_ENV } from '../../shared/bundle.js';
 
 export const RUN_OPTIONS = {
   target: { type: 'string' },
@@ -150,7 +151,7 @@ export async function runSuite(
       // --allow-mutations reaches the workers as a grant only this process can issue (mutation-grant.ts):
       // playwright.run drops any inherited one, and the file goes when Playwright ends.
       const grant = opts.allowMutations ? issueMutationGrant() : undefined;
-      const env = { ...open.env, ...playwrightEnv(opts.selection, { grant: grant?.value }), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}) };
+      const env = { ...open.env, ...playwrightEnv(opts.selection, { grant: grant?.value }), ...(opts.workers ? { FTF_WORKERS: opts.workers } : {}), ...(BUNDLE ? BUNDLED_RUNNER_ENV : {}) };
       let status: number | null;
       try {
         status = await playwright.run(playwrightArgs(opts.selection), env);
