@@ -26,7 +26,8 @@ import { sharedTargetProjects } from './src/harness/shared-phases.js';
 import { exclusiveReasons } from './src/harness/scenario/isolation.js';
 import { PRODUCTION_GREP, PRODUCTION_TAG, SCOPE_METADATA } from './src/harness/scenario/environment.js';
 import { loadScenarioSuiteOnce } from './src/harness/scenario/suite-cache.js';
-import { PROPERTY_TESTS } from './src/harness/properties/catalogue.js';
+import { PROPERTY_TESTS, unpickedEntries } from './src/harness/properties/catalogue.js';
+import { loadSelection, selectionFromEnv } from './src/harness/scenario/selection.js';
 import { workerNodeOptions } from './src/harness/worker-heap.js';
 import { BUNDLE, bundledSpecsFolder } from './src/shared/bundle.js';
 
@@ -42,6 +43,18 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const testDir = join(root, 'specs');
 /** The test files' folder under testDir: the bundle's shims, or testDir itself. */
 const entries = BUNDLE ? `${bundledSpecsFolder(BUNDLE.key)}/` : '';
+const specsDir = process.env.FTF_SPECS_DIR ?? 'specs';
+/** The property tests the run's selection picks; all of them when it cannot be read (the spec files then say why). */
+function pickedExtras(): Set<string> {
+  try {
+    return new Set(loadSelection(specsDir, selectionFromEnv(process.env)).extras.map((x) => x.id));
+  } catch {
+    return new Set(PROPERTY_TESTS.map((p) => p.id));
+  }
+}
+// Property spec files none of whose tests the run's selection picks are not loaded at all (fast-check and the models:
+// ~80 ms of a one-scenario run's listing, 3 pairs of timelines); the spec files declare only what is picked anyway.
+const unpicked = unpickedEntries(pickedExtras()).map((e) => `${entries}properties/${e}.spec.${ext}`);
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/reports-folder/paths.ts); self-tests use temp folders.
 const reports = resolve(root, process.env.FTF_REPORTS_DIR ?? 'reports');
 
@@ -61,7 +74,7 @@ export const REFERENCE_PROJECTS: Project[] = [
   // `scope` marks the project trimmed by the rule of environment.ts (the reports name it for what it leaves out).
   // Its share is small and mostly the guard's skips: one worker, so one production-mode server start, not one per worker.
   // Its own entry file (specs/production.spec.ts) declares the guard's skips, so they never reach its worker.
-  { name: 'production', grep: PRODUCTION_GREP, workers: 1, testMatch: [`${entries}production.spec.${ext}`, `${entries}properties/*.spec.${ext}`], testIgnore: [], metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
+  { name: 'production', grep: PRODUCTION_GREP, workers: 1, testMatch: [`${entries}production.spec.${ext}`, `${entries}properties/*.spec.${ext}`], testIgnore: unpicked, metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
   ...(process.env.FTF_NO_CONTROL === '1' ? [NO_CONTROL_PROJECT] : []),
 ];
 
@@ -71,7 +84,6 @@ export const SHARED_TARGET_PROJECTS: Project[] = sharedTargetProjects(process.ar
 const shared = Boolean(process.env.FTF_TARGET?.trim());
 const projects: Project[] = shared ? SHARED_TARGET_PROJECTS : REFERENCE_PROJECTS;
 const workers = configuredWorkers();
-const specsDir = process.env.FTF_SPECS_DIR ?? 'specs';
 
 /** YAML scenario files (step groups under _steps excluded): an upper bound of the tests per project. */
 function countScenarioFiles(dir: string): number {
@@ -93,7 +105,7 @@ export default defineConfig({
   testDir,
   testMatch: `${entries}**/*.spec.${ext}`,
   // The production project's entry (REFERENCE_PROJECTS): every other project declares the scenarios once, from conformance.spec.
-  testIgnore: `${entries}production.spec.${ext}`,
+  testIgnore: [`${entries}production.spec.${ext}`, ...unpicked],
   fullyParallel: true,
   workers,
   timeout: testTimeoutMs(timeouts),

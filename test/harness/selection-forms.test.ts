@@ -67,3 +67,17 @@ test('list says "runs as" the clock-less form on a profile without a clock, and 
   assert.doesNotMatch(r.out, /^ {4}skipped on/m);
   assert.match(r.out, /^1 test: 1 scenario \(1 as clock-less form\), 0 properties/m);
 });
+
+test('each property test names the spec file that declares it; a file none of whose tests are picked is not loaded by a run', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { unpickedEntries } = await import('../../src/harness/properties/catalogue.js');
+  for (const p of PROPERTY_TESTS) {
+    const text = readFileSync(join(SPECS, 'properties', `${p.entry}.spec.ts`), 'utf8');
+    assert.ok(text.includes(`'${p.id}'`), `specs/properties/${p.entry}.spec.ts declares ${p.id}`);
+  }
+  const entries = [...new Set(PROPERTY_TESTS.map((p) => p.entry))].sort();
+  assert.deepEqual(unpickedEntries(new Set()).sort(), entries, 'a scenario-only selection loads no property file');
+  assert.deepEqual(unpickedEntries(new Set(PROPERTY_TESTS.map((p) => p.id))), [], 'the whole catalogue loads them all');
+  const picked = new Set(select({ grep: '^properties\\.paging-head-fence' }).extras.map((x) => x.id));
+  assert.deepEqual(unpickedEntries(picked).sort(), entries.filter((e) => e !== 'event-paging'), 'one paging property: its file alone');
+});

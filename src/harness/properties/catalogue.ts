@@ -14,6 +14,8 @@ export interface PropertyTest {
   roles?: readonly string[];
   /** Clause ids it checks: annotated on its test (specs/properties), selected by `--clause`, counted by coverage. */
   covers: readonly string[];
+  /** The spec file that declares it: specs/properties/<entry>.spec.ts (a run whose selection picks none of a file's tests does not load it). */
+  entry: string;
 }
 
 /** The clauses every paging property checks. */
@@ -30,8 +32,8 @@ export const MODEL_CLAUSES = [
 ] as const;
 
 export const PROPERTY_TESTS: readonly PropertyTest[] = [
-  { id: 'properties.paging-fenced-slice', title: 'paging: fenced walks return exactly the fenced slice of the stream', tags: ['@properties', '@paging'], covers: PAGING_CLAUSES },
-  { id: 'properties.paging-head-fence', title: 'paging: a fence taken from pageInfo.endCursor holds while the stream grows', tags: ['@properties', '@paging'], covers: PAGING_CLAUSES },
+  { id: 'properties.paging-fenced-slice', title: 'paging: fenced walks return exactly the fenced slice of the stream', tags: ['@properties', '@paging'], covers: PAGING_CLAUSES, entry: 'event-paging' },
+  { id: 'properties.paging-head-fence', title: 'paging: a fence taken from pageInfo.endCursor holds while the stream grows', tags: ['@properties', '@paging'], covers: PAGING_CLAUSES, entry: 'event-paging' },
   // @exclusive: its model assumes no one else writes the stream, checkpoints or keys while it runs, so against a
   // shared target it runs in the one-at-a-time phase (src/harness/shared-phases.ts).
   {
@@ -41,6 +43,7 @@ export const PROPERTY_TESTS: readonly PropertyTest[] = [
     needs: ['mutation'],
     roles: ['indications.primary', 'entities.allowed'],
     covers: MODEL_CLAUSES,
+    entry: 'model',
   },
   // Not random: every amount limit the clauses state, at, just inside and just outside its bound at each scale
   // (src/harness/boundaries/), generated from the indications the profile names; it writes (subscriptions).
@@ -51,6 +54,7 @@ export const PROPERTY_TESTS: readonly PropertyTest[] = [
     needs: ['mutation'],
     roles: ['indications.primary', 'entities.allowed'],
     covers: ['ERR-AMOUNT-MIN', 'ERR-AMOUNT-MAX', 'EP-SUBSCRIBE-BODY'],
+    entry: 'boundaries',
   },
 ];
 
@@ -59,3 +63,7 @@ export const propertyTest = (id: string): PropertyTest => {
   if (!found) throw new Error(`no property test '${id}' in src/harness/properties/catalogue.ts`);
   return found;
 };
+
+/** The property spec files (PropertyTest.entry) none of whose tests are in `picked`: Playwright need not load them. */
+export const unpickedEntries = (picked: ReadonlySet<string>): string[] =>
+  [...new Set(PROPERTY_TESTS.map((p) => p.entry))].filter((entry) => !PROPERTY_TESTS.some((p) => p.entry === entry && picked.has(p.id)));
