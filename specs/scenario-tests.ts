@@ -104,14 +104,6 @@ export function declareScenarioTests(guard?: GuardTarget): void {
         test.skip(skip !== undefined, skip);
         // The engine stops the scenario at scenario_ms, naming the step; Playwright's timeout is the outer net.
         test.setTimeout(testTimeoutMs(target.timeouts));
-        // Links to the clause ids (allure-playwright maps annotations to labels, not to links).
-        // One runtime message for all of them (each message is an attachment, i.e. a Playwright step).
-        // allure-playwright's test runtime is set up first, by name: allure-js-commons would load it itself from its
-        // own folder, which the installed package does not have (both are bundled there: scripts/bundle-dependencies.mjs).
-        if (allureMeta.links.length) {
-          await import('allure-playwright/autoconfig');
-          await (await import('allure-js-commons')).links(...allureMeta.links);
-        }
         // The one place a scenario's outcome is written, as data (src/harness/report/records/outcome.ts).
         const context = { covers: scenario.covers, evidence, checks };
         try {
