@@ -1,7 +1,8 @@
 /**
  * The user's cache folder, where a run keeps what it derived from files so the next run with the same files
  * does not derive it again (the parsed scenario catalogue: scenario/suite-cache.ts; the parsed clauses:
- * spec/clauses.ts; the target profiles that passed the profile schema: target/validate.ts). FTF_CACHE_DIR, by default
+ * spec/clauses.ts; the parsed operation map: schemas/operation-map.ts; the target profiles that passed the profile
+ * schema: target/validate.ts). FTF_CACHE_DIR, by default
  * `<os tmpdir>/ftf-conformance-cache-<uid>`, created mode 0700; a folder other users can write is not used
  * (someone could plant an entry), and FTF_CACHE_DIR=off keeps nothing. Every entry is keyed by codeKey() too,
  * so another version of the harness never reads it.
@@ -10,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { REPO_ROOT } from './repo-root.js';
 import { readRunSettings, updateRunSettings } from '../shared/run-settings.js';
 
@@ -83,4 +85,33 @@ export function writeKept(file: string, data: string | NodeJS.ArrayBufferView): 
   const partial = `${file}.${process.pid}.tmp`;
   writeFileSync(partial, data, { mode: 0o600 });
   renameSync(partial, file);
+}
+
+/**
+ * What `parse` derives from `source` (a data file's text), kept in the cache folder under `name`, keyed by the
+ * source's bytes and the code key: a run's processes (the CLI, the runner, each worker) parse it once between them.
+ * Only when this process already knows the code key (a run's processes inherit it): hashing the harness for it would
+ * cost more than the parse. `valid` checks what is read back; anything unreadable is parsed again.
+ */
+export function keptParse<T>(name: string, source: string, parse: () => T, valid: (kept: unknown) => kept is T): T {
+  const code = knownCodeKey();
+  const dir = code ? cacheDir() : undefined;
+  const file = dir && code ? join(dir, `${name}-${createHash('sha256').update(`${source}\0${code}`).digest('hex').slice(0, 32)}.v8`) : undefined;
+  if (file) {
+    try {
+      const kept: unknown = deserialize(readFileSync(file));
+      if (valid(kept)) return kept;
+    } catch {
+      // not kept yet, or unreadable: parse
+    }
+  }
+  const parsed = parse();
+  if (file) {
+    try {
+      writeKept(file, serialize(parsed));
+    } catch {
+      // A cache that cannot be written costs the next process a parse, nothing else.
+    }
+  }
+  return parsed;
 }

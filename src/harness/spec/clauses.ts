@@ -8,9 +8,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { FtfError } from '../../shared/errors.js';
-import { deserialize, serialize } from 'node:v8';
 import { REPO_ROOT } from '../repo-root.js';
-import { cacheDir, knownCodeKey, writeKept } from '../user-cache.js';
+import { keptParse } from '../user-cache.js';
 import type { Capability } from '../target/types.js';
 
 export type ClauseLevel = 'must' | 'should';
@@ -90,47 +89,16 @@ function readCatalogue(clausesFile: string, specFile: string): ClauseCatalogue {
   const clausesText = readOrThrow(clausesFile);
   const specText = readOrThrow(specFile);
   const clausesSha256 = sha256(clausesText);
-  const kept = keptFile(clausesSha256);
-  let clauses = kept ? readKept(kept) : undefined;
-  if (!clauses) {
+  // Every process of a run (the CLI, Playwright's runner and each worker) reads the catalogue; parsing the YAML is ~40 ms.
+  const clauses = keptParse('clauses', clausesText, () => {
     const doc = parse(clausesText) as { clauses?: unknown };
     if (!doc || !Array.isArray(doc.clauses)) {
       throw new FtfError('FTF_E_SPEC_INVALID', `${clausesFile} has no 'clauses:' list`, { location: { file: clausesFile } });
     }
-    clauses = doc.clauses.map((raw, i) => toClause(raw, i, clausesFile));
-    if (kept) writeKeptQuietly(kept, clauses);
-  }
+    return doc.clauses.map((raw, i) => toClause(raw, i, clausesFile));
+  }, (kept): kept is Clause[] => Array.isArray(kept));
   const byId = new Map(clauses.map((c) => [c.id, c]));
   return { clauses, byId, clausesFile, specFile, specSha256: sha256(specText), clausesSha256 };
-}
-
-/**
- * Every process of a run (the CLI, Playwright's runner and each worker) reads the catalogue; parsing the YAML is
- * ~40 ms each. The parsed clauses are kept in the user's cache folder (user-cache.ts), keyed by the bytes of
- * clauses.yaml and the harness's code key: only when this process already knows that key (a run's processes
- * inherit it), since hashing the harness for it would cost more than the parse.
- */
-function keptFile(clausesSha256: string): string | undefined {
-  const code = knownCodeKey();
-  const dir = code ? cacheDir() : undefined;
-  return dir && code ? join(dir, `clauses-${sha256(`${clausesSha256}\0${code}`).slice(0, 32)}.v8`) : undefined;
-}
-
-function readKept(file: string): Clause[] | undefined {
-  try {
-    const clauses: unknown = deserialize(readFileSync(file));
-    return Array.isArray(clauses) ? (clauses as Clause[]) : undefined;
-  } catch {
-    return undefined; // not kept yet, or unreadable: parse
-  }
-}
-
-function writeKeptQuietly(file: string, clauses: Clause[]): void {
-  try {
-    writeKept(file, serialize(clauses));
-  } catch {
-    // A cache that cannot be written costs the next run a parse, nothing else.
-  }
 }
 
 function toClause(raw: unknown, index: number, file: string): Clause {
