@@ -114,6 +114,17 @@ test('structural patterns redact call-log headers, JSON and form token fields, a
   assert.equal(findStructural(log), 'authorization');
 });
 
+test('a placeholder in angle brackets, however escaped, is not a credential; a value after it still is', () => {
+  // The Allure HTML renders a scenario's description quoting the spec as `Authorization: Bearer &lt;API_KEY&gt;`:
+  // read as a credential, the main job's Allure report was quarantined as a leak (exit 3 with --wait-report).
+  for (const quoted of ['Authorization: Bearer &lt;API_KEY&gt;', 'authorization: Bearer &#60;access token&#62;', 'Authorization: Bearer &#x3C;key&#x3E;', '\\"authorization\\": \\"Bearer \\u003ckey\\u003e', 'authorization=Bearer%20%3Ckey%3E', 'Bearer &lt;token&gt;']) {
+    assert.equal(findStructural(quoted), undefined, quoted);
+    assert.equal(redactStructural(quoted), quoted, quoted);
+  }
+  assert.equal(findStructural('Authorization: Bearer k3y&lt;'), 'authorization', 'a value that only contains an escaped bracket is still one');
+  assert.equal(findStructural('Authorization: Bearer &amp;lt;k3y'), 'authorization');
+});
+
 test('the redacting reporter forwards only redacted payloads and strips the digest channel', async () => {
   const recorder = join(dir, 'recorder.mjs');
   writeFileSync(

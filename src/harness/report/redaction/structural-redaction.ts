@@ -19,10 +19,12 @@
 
 const SCHEMES = 'Bearer|Basic|Digest|Token|Negotiate|DPoP|MAC|ApiKey';
 /**
- * Not a credential: what redaction leaves behind (raw, URL-encoded, HTML-escaped), or the environment
- * variable reference a curl line puts in a secret's place (`${FTF_PRIMARY_CLIENT_SECRET}`, `$FTF_ACCESS_TOKEN`).
+ * Not a credential: what redaction leaves behind (raw, URL-encoded, HTML-escaped), the environment variable
+ * reference a curl line puts in a secret's place (`${FTF_PRIMARY_CLIENT_SECRET}`, `$FTF_ACCESS_TOKEN`), or a
+ * placeholder in angle brackets written escaped (`&lt;API_KEY&gt;`, `\\u003c…`, `%3C…`): a scenario's description
+ * quoting the spec ("Authorization: Bearer <API_KEY>") as the Allure HTML renders it. A raw `<` already ends a value.
  */
-const NOT_REDACTED = '(?!\\[REDACTED|%5BREDACTED|&#91;REDACTED|\\\\u005bREDACTED|\\$\\{?[A-Z_][A-Z0-9_]*\\}?(?![^\\s"\'\\\\<>&#,;)\\]}]))';
+const NOT_REDACTED = '(?!\\[REDACTED|%5BREDACTED|&#91;REDACTED|\\\\u005bREDACTED|&lt;|&#0*60;|&#[xX]0*3[cC];|\\\\u003[cC]|%3[cC]|\\$\\{?[A-Z_][A-Z0-9_]*\\}?(?![^\\s"\'\\\\<>&#,;)\\]}]))';
 /** A header credential: up to whitespace, a quote, a backslash or an angle bracket. */
 const HEADER_VALUE = `${NOT_REDACTED}[^\\s"'\\\\<>]+`;
 /** A field value in a form, query or escaped JSON: also ends at & # , ; ) ] }, and is never a bare JSON literal. */
