@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { after, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
@@ -18,6 +19,7 @@ import { assertRunLeakFree, filesUnder, scanForLeaks } from '../../src/harness/r
 import RedactingReporter from '../../src/harness/report/outputs/redacting-reporter.js';
 import { announceSecrets, DigestSet, digestsOf, DIGEST_MARKER, spellingsOf, takeAnnouncements } from '../../src/harness/report/redaction/secret-digests.js';
 import { findStructural, redactStructural } from '../../src/harness/report/redaction/structural-redaction.js';
+import { shippedPrefixLength } from '../../src/harness/report/redaction/shipped-prefix.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-boundary-'));
 // Leaking files the scans below move aside stay in this test's folder.
@@ -234,6 +236,36 @@ test('the leak scan finds raw, base64-in-zip and structural leaks and names the 
     () => assertRunLeakFree({ reportsRoot: root, outputDir: join(dir, 'none'), secrets: [SECRET] }),
     (e: unknown) => e instanceof FtfError && e.code === 'FTF_E_SECRET_LEAK' && e.message.includes('raw.txt') && !e.message.includes(SECRET),
   );
+});
+
+test("Playwright's HTML app is skipped only while it is byte for byte what Playwright ships: a secret right after it, or inside an edited copy, is found", () => {
+  const folder = join(dirname(createRequire(import.meta.url).resolve('playwright-core')), 'lib', 'vite', 'htmlReport');
+  const read = (name: string): string => readFileSync(join(folder, name), 'utf8');
+  // What Playwright's html reporter writes before the run's data (its _writeStaticAssets, assets inlined).
+  const app = read('index.html')
+    .replace(/<script type="module"[^>]*><\/script>/, () => `<script type="module">${read('report.js')}</script>`)
+    .replace(/<link rel="stylesheet"[^>]*>/, () => `<style type='text/css'>${read('report.css')}</style>`);
+  const root = join(dir, 'shipped', 'playwright-html');
+  mkdirSync(root, { recursive: true });
+  const file = join(root, 'index.html');
+  const data = '<template id="playwrightReportBase64">data:application/zip;base64,';
+  writeFileSync(file, `${app}${data}${zipOf('report.json', '{"ok":true}').toString('base64')}</template>`);
+  assert.ok(shippedPrefixLength(file, readFileSync(file)) > 100_000, 'the app is recognised');
+  assert.deepEqual(scanForLeaks([file], { digests: set() }), []);
+  // Right at the seam, the secret's first character the app's last byte's neighbour.
+  writeFileSync(file, `${app}${SECRET}${data}</template>`);
+  assert.equal(scanForLeaks([file], { digests: set() }).length, 1);
+  writeFileSync(file, `${app}${data}${zipOf('report.json', `{"e":"${SECRET}"}`).toString('base64')}</template>`);
+  assert.equal(scanForLeaks([file], { digests: set() }).length, 1);
+  // One byte of the app changed: not Playwright's, scanned whole, and the secret planted in it is found.
+  const edited = app.replace('</head>', `<meta name="x" content="${SECRET}"></head>`);
+  writeFileSync(file, `${edited}${data}</template>`);
+  assert.equal(shippedPrefixLength(file, readFileSync(file)), 0);
+  assert.equal(scanForLeaks([file], { digests: set() }).length, 1);
+  // The same bytes under another name are scanned whole too.
+  const other = join(root, 'app.html');
+  writeFileSync(other, `${app.replace('</html>', `${SECRET}</html>`)}`);
+  assert.equal(shippedPrefixLength(other, readFileSync(other)), 0);
 });
 
 test('the scan after a run checks every file left in the reports and output folders, however old and whoever wrote it', async () => {

@@ -13,6 +13,7 @@ import { FtfError } from '../../../shared/errors.js';
 import { Redactor } from '../../http/redactor.js';
 import { DIGESTS_FILE, readDigestFile, type DigestSet } from './secret-digests.js';
 import { quarantine } from './quarantine.js';
+import { shippedPrefixLength } from './shipped-prefix.js';
 import { findStructural } from './structural-redaction.js';
 import { isZip, zipEntries } from './zip-text.js';
 
@@ -121,16 +122,25 @@ export function scanForLeaks(files: string[], options: LeakScanOptions): LeakHit
   const pieces = piecesOf(options.values);
   for (const file of files) {
     const buf = readFileSync(file);
-    const kind = isZip(buf) ? leakInZip(buf, options.digests, pieces) : leakInParts(buf, max, options.digests, pieces);
+    const kind = isZip(buf) ? leakInZip(buf, options.digests, pieces) : leakInParts(writtenPart(file, buf, options.digests, pieces), max, options.digests, pieces);
     if (kind) hits.push({ file, kind });
   }
   return hits;
 }
 
+/** More bytes than any spelling of a secret (4 bytes a character) plus `slack`. */
+const spellingOverlap = (digests: DigestSet, pieces: Redactor | undefined, slack: number): number => 4 * Math.max(digests.longest, pieces?.longestSpelling ?? 0) + slack;
+
+/** The file without the bytes it shares with what Playwright ships (shipped-prefix.ts), but for the last spelling's worth of them. */
+function writtenPart(file: string, buf: Buffer, digests: DigestSet, pieces?: Redactor): Buffer {
+  const shipped = shippedPrefixLength(file, buf);
+  return shipped ? buf.subarray(Math.max(0, shipped - spellingOverlap(digests, pieces, 1024))) : buf;
+}
+
 /** A large file part by part: consecutive parts overlap by more than any spelling (4 bytes a character) or structural match. */
 function leakInParts(buf: Buffer, size: number, digests: DigestSet, pieces?: Redactor): string | undefined {
   if (buf.length <= size) return leakIn(buf.toString('utf8'), digests, pieces);
-  const overlap = 4 * Math.max(digests.longest, pieces?.longestSpelling ?? 0) + 64 * 1024;
+  const overlap = spellingOverlap(digests, pieces, 64 * 1024);
   const step = Math.max(size - overlap, 1024 * 1024);
   for (let at = 0; at < buf.length; at += step) {
     const kind = leakIn(buf.subarray(at, at + step + overlap).toString('utf8'), digests, pieces);
