@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
-import { harnessFileList, harnessFilesDigest, harnessIdentity } from '../../src/harness/report/outputs/harness-identity.js';
+import { harnessFileList, harnessFilesDigest, harnessIdentity, headFromFiles } from '../../src/harness/report/outputs/harness-identity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-identity-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,4 +53,23 @@ test('in the repository: scope repository, the sources that run, the commit of t
   assert.ok(id.files.count > 100, `${id.files.count} files`);
   assert.match(id.files.digest, /^[0-9a-f]{128}$/);
   assert.match(id.commit, /^([0-9a-f]{40}|unknown)$/);
+  const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: join(import.meta.dirname, '..', '..'), encoding: 'utf8' });
+  if (git.status === 0) assert.equal(id.commit, git.stdout.trim(), 'what git says');
+});
+
+test("HEAD's commit from the .git files as git reads them: a loose ref, packed-refs, a detached HEAD; anything else is git's to answer", () => {
+  const git = join(dir, 'git-files');
+  const [a, b] = ['a'.repeat(40), '0123456789abcdef0123456789abcdef01234567'];
+  mkdirSync(join(git, 'refs', 'heads', 'feature'), { recursive: true });
+  writeFileSync(join(git, 'HEAD'), 'ref: refs/heads/feature/x\n');
+  assert.equal(headFromFiles(git), undefined, 'no such ref anywhere');
+  writeFileSync(join(git, 'packed-refs'), `# pack-refs with: peeled fully-peeled sorted\n${a} refs/heads/feature/xy\n${b} refs/heads/feature/x\n^${a}\n`);
+  assert.equal(headFromFiles(git), b, 'packed, the exact ref (not a longer name)');
+  writeFileSync(join(git, 'refs', 'heads', 'feature', 'x'), `${a}\n`);
+  assert.equal(headFromFiles(git), a, 'a loose ref wins over packed-refs');
+  writeFileSync(join(git, 'HEAD'), `${b}\n`);
+  assert.equal(headFromFiles(git), b, 'detached');
+  writeFileSync(join(git, 'HEAD'), 'garbage');
+  assert.equal(headFromFiles(git), undefined);
+  assert.equal(headFromFiles(join(dir, 'no-git-here')), undefined);
 });

@@ -80,7 +80,30 @@ export function harnessIdentity(): HarnessIdentity {
   return cached;
 }
 
+/**
+ * HEAD's commit read from the clone's .git files (a branch's loose ref or packed-refs, or a detached HEAD); undefined
+ * for anything else (a worktree, a symbolic ref elsewhere), which `git rev-parse` then answers. Saves the ~18 ms
+ * spawn of git on the tail of every run (docs/performance.md, issue 28).
+ */
+export function headFromFiles(gitDir: string): string | undefined {
+  try {
+    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+    if (/^[0-9a-f]{40}$/.test(head)) return head;
+    const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
+    if (!ref) return undefined;
+    const loose = join(gitDir, ref);
+    if (existsSync(loose)) return /^[0-9a-f]{40}$/.exec(readFileSync(loose, 'utf8').trim())?.[0];
+    const packed = join(gitDir, 'packed-refs');
+    return existsSync(packed) ? new RegExp(`^([0-9a-f]{40}) ${ref.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm').exec(readFileSync(packed, 'utf8'))?.[1] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function gitCommit(): string {
+  const gitDir = join(REPO_ROOT, '.git');
+  const fromFiles = existsSync(gitDir) && statSync(gitDir).isDirectory() ? headFromFiles(gitDir) : undefined;
+  if (fromFiles) return fromFiles;
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || 'unknown';
   } catch {
