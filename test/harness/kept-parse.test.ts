@@ -1,7 +1,7 @@
 /**
  * keptParse (src/harness/user-cache.ts), what the clause catalogue and the operation map are kept with: parsed once,
  * read back by the next process that knows the code key, parsed again for other bytes or an entry that fails its
- * check; a process without the key neither reads nor writes.
+ * check; a process without the key neither reads nor writes. readYaml keeps a clean file's value the same way.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { CACHE_DIR_ENV, keptParse } from '../../src/harness/user-cache.js';
 import { RUN_ENV, updateRunSettings } from '../../src/shared/run-settings.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
 import { loadOperationMap, OPERATIONS_FILE, parseOperationMap } from '../../src/harness/schemas/operation-map.js';
+import { readYaml } from '../../src/harness/yaml/source.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-kept-parse-'));
 const saved = { cache: process.env[CACHE_DIR_ENV], run: process.env[RUN_ENV] };
@@ -62,4 +63,28 @@ test('the operation map read back from the cache equals the parse', () => {
   keptParse('operations', text, () => parsed, (x): x is typeof parsed => typeof x === 'object' && x !== null);
   assert.deepEqual(keptParse('operations', text, () => assert.fail('read back, not parsed'), (x): x is typeof parsed => typeof x === 'object' && x !== null), parsed);
   assert.deepEqual(loadOperationMap(), parsed);
+});
+
+test("a clean YAML file's value is read back without parsing; its positions are parsed when asked for; a broken file is parsed every time", () => {
+  const cache = join(dir, 'yaml');
+  process.env[CACHE_DIR_ENV] = cache;
+  updateRunSettings(process.env, { codeKey: `${'d'.repeat(64)}:${REPO_ROOT}` });
+  const file = join(dir, 'profile.yaml');
+  writeFileSync(file, 'name: x\ncredentials:\n  primary:\n    client_id: a\n');
+  const first = readYaml(file);
+  assert.equal(readdirSync(cache).filter((f) => f.startsWith('yaml-')).length, 1, 'kept');
+  const [entry] = readdirSync(cache).filter((f) => f.startsWith('yaml-'));
+  // What is kept is what the next reader gets: it is not parsed again.
+  writeFileSync(join(cache, entry!), serialize({ value: { name: 'from the cache' } }));
+  const second = readYaml(file);
+  assert.deepEqual(second.value, { name: 'from the cache' });
+  assert.deepEqual(second.problems, []);
+  assert.deepEqual(second.locate(['credentials', 'primary', 'client_id']), first.locate(['credentials', 'primary', 'client_id']));
+  assert.deepEqual(second.locate(['credentials', 'primary', 'client_id']), { file, line: 4, column: 16 });
+  writeFileSync(file, 'name: [unclosed\n');
+  for (let i = 0; i < 2; i++) {
+    const broken = readYaml(file);
+    assert.equal(broken.problems.length > 0, true, `read ${i + 1}: the problems, with their positions`);
+    assert.equal(broken.problems[0]?.line, 1);
+  }
 });

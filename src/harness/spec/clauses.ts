@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { FtfError } from '../../shared/errors.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { keptParse } from '../user-cache.js';
+import { yamlLibrary } from '../yaml/source.js';
 import type { Capability } from '../target/types.js';
 
 export type ClauseLevel = 'must' | 'should';
@@ -91,7 +91,7 @@ function readCatalogue(clausesFile: string, specFile: string): ClauseCatalogue {
   const clausesSha256 = sha256(clausesText);
   // Every process of a run (the CLI, Playwright's runner and each worker) reads the catalogue; parsing the YAML is ~40 ms.
   const clauses = keptParse('clauses', clausesText, () => {
-    const doc = parse(clausesText) as { clauses?: unknown };
+    const doc = yamlLibrary().parse(clausesText) as { clauses?: unknown };
     if (!doc || !Array.isArray(doc.clauses)) {
       throw new FtfError('FTF_E_SPEC_INVALID', `${clausesFile} has no 'clauses:' list`, { location: { file: clausesFile } });
     }

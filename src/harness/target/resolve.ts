@@ -101,12 +101,13 @@ function resolveUrls(profile: Profile, env: NodeJS.ProcessEnv, overrides: Partia
     const fromEnv = env[envName]?.trim();
     const [url, from] = override ? [override, 'override'] : fromEnv ? [fromEnv, envName] : [raw[field], field];
     if (url === undefined) return undefined;
-    const at = position(source, [field], 'value');
+    // Only a problem needs the position (parsing it may be the process's first YAML parse: yaml/source.ts).
+    const at = (): { line: number; column: number } => position(source, [field], 'value');
     if (url === EMBEDDED) {
       if (partial) return EMBEDDED;
       throw new FtfError(PROFILE_ERROR_CODES.embeddedUnresolved, `${field} is "embedded" in ${file} but no URL was supplied`, {
         hint: `launch the embedded reference server for this profile (src/embedded/launch.ts), or set ${envName}`,
-        location: { file, ...at, field },
+        location: { file, ...at(), field },
       });
     }
     let parsed: URL | undefined;
@@ -117,11 +118,11 @@ function resolveUrls(profile: Profile, env: NodeJS.ProcessEnv, overrides: Partia
     }
     const trimmed = url.replace(/\/+$/, '');
     if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search || parsed.hash) {
-      issues.push({ field, message: `${field} from ${from} is not an http(s) URL without query: ${JSON.stringify(url)}`, ...at });
+      issues.push({ field, message: `${field} from ${from} is not an http(s) URL without query: ${JSON.stringify(url)}`, ...at() });
     } else if (field === 'base_url' && !trimmed.endsWith('/api/v1')) {
-      issues.push({ field, message: `base_url from ${from} must end in /api/v1 (spec, Versioning): ${JSON.stringify(url)}`, ...at });
+      issues.push({ field, message: `base_url from ${from} must end in /api/v1 (spec, Versioning): ${JSON.stringify(url)}`, ...at() });
     } else if (field !== 'base_url' && trimmed.endsWith('/api/v1')) {
-      issues.push({ field, message: `${field} from ${from} ends in /api/v1, but the token endpoint sits at the environment root (spec, Authentication rule 2)`, ...at });
+      issues.push({ field, message: `${field} from ${from} ends in /api/v1, but the token endpoint sits at the environment root (spec, Authentication rule 2)`, ...at() });
     }
     return trimmed;
   };

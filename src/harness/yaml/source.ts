@@ -5,7 +5,18 @@
  * `problems`, each at the position where it STARTS, and each caller turns them into its own typed error.
  */
 import { readFileSync } from 'node:fs';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Document } from 'yaml';
+import { keptParse } from '../user-cache.js';
+
+type YamlLibrary = typeof Yaml;
+let library: YamlLibrary | undefined;
+/**
+ * The `yaml` package (CommonJS), loaded on the first parse: a run's runner and workers, whose files are all kept
+ * parsed (readYaml), never load it. Saves ~20 ms in each (docs/performance.md, issue 28).
+ */
+export const yamlLibrary = (): YamlLibrary => (library ??= createRequire(import.meta.url)('yaml') as YamlLibrary);
 
 export type PathSegment = string | number;
 
@@ -39,8 +50,8 @@ export interface YamlSource {
 const MAX_ALIAS_COUNT = 100;
 
 export function parseYaml(text: string, file: string): YamlSource {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const lines = new (yamlLibrary().LineCounter)();
+  const doc = yamlLibrary().parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number): Located => {
     const pos = lines.linePos(offset);
     return { file, line: pos.line, column: pos.col };
@@ -63,9 +74,25 @@ export function parseYaml(text: string, file: string): YamlSource {
   };
 }
 
-/** Reads and parses a file; only I/O errors throw (callers map them to their own "not found" code). */
+type KeptYaml = { value: unknown } | { problems: true };
+const isKeptYaml = (kept: unknown): kept is KeptYaml => typeof kept === 'object' && kept !== null && ('value' in kept || 'problems' in kept);
+
+/**
+ * Reads and parses a file; only I/O errors throw (callers map them to their own "not found" code). The value of a
+ * clean file is kept between a run's processes (user-cache.ts, keyed by the text): its positions, wanted only to
+ * report a problem found later, are parsed when first asked for.
+ */
 export function readYaml(file: string): YamlSource {
-  return parseYaml(readFileSync(file, 'utf8'), file);
+  const text = readFileSync(file, 'utf8');
+  let parsed: YamlSource | undefined;
+  const kept = keptParse('yaml', text, (): KeptYaml => {
+    parsed = parseYaml(text, file);
+    return parsed.problems.length ? { problems: true } : { value: parsed.value };
+  }, isKeptYaml);
+  if (parsed) return parsed;
+  if (!('value' in kept)) return parseYaml(text, file);
+  let full: YamlSource | undefined;
+  return { file, problems: [], value: kept.value, locate: (path, which) => (full ??= parseYaml(text, file)).locate(path, which) };
 }
 
 /** The message every caller reports a syntax problem with (its position travels separately). */
@@ -81,6 +108,7 @@ export function describeYamlProblem(p: YamlProblem): string {
 function startOf(doc: Document, text: string, offset: number): number {
   if (offset < text.trimEnd().length) return offset;
   let best: number | undefined;
+  const { isMap, isScalar, isSeq, visit } = yamlLibrary();
   visit(doc, {
     Node(_, node) {
       const range = node.range;
@@ -92,6 +120,7 @@ function startOf(doc: Document, text: string, offset: number): number {
 }
 
 function findOffset(doc: Document, path: readonly PathSegment[], which: 'key' | 'value'): number {
+  const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
   let node: unknown = doc.contents;
   let offset = rangeStart(node) ?? 0;
   for (const [i, seg] of path.entries()) {
