@@ -1,8 +1,8 @@
 /**
  * The user's cache folder, where a run keeps what it derived from files so the next run with the same files
  * does not derive it again (the parsed scenario catalogue: scenario/suite-cache.ts; the parsed clauses:
- * spec/clauses.ts; the parsed operation map: schemas/operation-map.ts; the target profiles that passed the profile
- * schema: target/validate.ts). FTF_CACHE_DIR, by default
+ * spec/clauses.ts; the parsed operation map: schemas/operation-map.ts; the parsed target profile: yaml/source.ts; the
+ * target profiles that passed the profile schema: target/validate.ts). FTF_CACHE_DIR, by default
  * `<os tmpdir>/ftf-conformance-cache-<uid>`, created mode 0700; a folder other users can write is not used
  * (someone could plant an entry), and FTF_CACHE_DIR=off keeps nothing. Every entry is keyed by codeKey() too,
  * so another version of the harness never reads it.

@@ -65,25 +65,26 @@ test('the operation map read back from the cache equals the parse', () => {
   assert.deepEqual(loadOperationMap(), parsed);
 });
 
-test("a clean YAML file's value is read back without parsing; its positions are parsed when asked for; a broken file is parsed every time", () => {
+test("a clean YAML file's value (a target profile) is read back without parsing; its positions are parsed when asked for; a broken file is parsed every time", () => {
   const cache = join(dir, 'yaml');
   process.env[CACHE_DIR_ENV] = cache;
   updateRunSettings(process.env, { codeKey: `${'d'.repeat(64)}:${REPO_ROOT}` });
   const file = join(dir, 'profile.yaml');
   writeFileSync(file, 'name: x\ncredentials:\n  primary:\n    client_id: a\n');
-  const first = readYaml(file);
+  const first = readYaml(file, true);
   assert.equal(readdirSync(cache).filter((f) => f.startsWith('yaml-')).length, 1, 'kept');
   const [entry] = readdirSync(cache).filter((f) => f.startsWith('yaml-'));
   // What is kept is what the next reader gets: it is not parsed again.
   writeFileSync(join(cache, entry!), serialize({ value: { name: 'from the cache' } }));
-  const second = readYaml(file);
+  const second = readYaml(file, true);
   assert.deepEqual(second.value, { name: 'from the cache' });
   assert.deepEqual(second.problems, []);
   assert.deepEqual(second.locate(['credentials', 'primary', 'client_id']), first.locate(['credentials', 'primary', 'client_id']));
   assert.deepEqual(second.locate(['credentials', 'primary', 'client_id']), { file, line: 4, column: 16 });
+  assert.deepEqual(readYaml(file).value, first.value, 'not asked to keep: parsed');
   writeFileSync(file, 'name: [unclosed\n');
   for (let i = 0; i < 2; i++) {
-    const broken = readYaml(file);
+    const broken = readYaml(file, true);
     assert.equal(broken.problems.length > 0, true, `read ${i + 1}: the problems, with their positions`);
     assert.equal(broken.problems[0]?.line, 1);
   }

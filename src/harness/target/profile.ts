@@ -23,7 +23,7 @@ export interface Profile {
 export function readProfile(file: string): Profile {
   let source: YamlSource;
   try {
-    source = readYaml(file);
+    source = readYaml(file, true);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     throw new FtfError(PROFILE_ERROR_CODES.notFound, `target profile not found or unreadable: ${file} (${code ?? 'error'})`, {

@@ -78,21 +78,23 @@ type KeptYaml = { value: unknown } | { problems: true };
 const isKeptYaml = (kept: unknown): kept is KeptYaml => typeof kept === 'object' && kept !== null && ('value' in kept || 'problems' in kept);
 
 /**
- * Reads and parses a file; only I/O errors throw (callers map them to their own "not found" code). The value of a
- * clean file is kept between a run's processes (user-cache.ts, keyed by the text): its positions, wanted only to
- * report a problem found later, are parsed when first asked for.
+ * Reads and parses a file; only I/O errors throw (callers map them to their own "not found" code). With `kept`
+ * (the target profile, which every process of a run reads) the value of a clean file is kept between a run's
+ * processes (user-cache.ts, keyed by the text): its positions, wanted only to report a problem found later, are
+ * parsed when first asked for. Scenario files are not: the whole catalogue is kept (scenario/suite-cache.ts).
  */
-export function readYaml(file: string): YamlSource {
+export function readYaml(file: string, kept = false): YamlSource {
   const text = readFileSync(file, 'utf8');
+  if (!kept) return parseYaml(text, file);
   let parsed: YamlSource | undefined;
-  const kept = keptParse('yaml', text, (): KeptYaml => {
+  const entry = keptParse('yaml', text, (): KeptYaml => {
     parsed = parseYaml(text, file);
     return parsed.problems.length ? { problems: true } : { value: parsed.value };
   }, isKeptYaml);
   if (parsed) return parsed;
-  if (!('value' in kept)) return parseYaml(text, file);
+  if (!('value' in entry)) return parseYaml(text, file);
   let full: YamlSource | undefined;
-  return { file, problems: [], value: kept.value, locate: (path, which) => (full ??= parseYaml(text, file)).locate(path, which) };
+  return { file, problems: [], value: entry.value, locate: (path, which) => (full ??= parseYaml(text, file)).locate(path, which) };
 }
 
 /** The message every caller reports a syntax problem with (its position travels separately). */
