@@ -9,7 +9,7 @@
  * hold N warm connections and release them together.
  */
 import { performance } from 'node:perf_hooks';
-import { Client } from 'undici';
+import { Client } from './undici-parts.js';
 import type { HttpResponse, RaceLane, RaceSettled } from './types.js';
 import { sendOver } from './undici-send.js';
 

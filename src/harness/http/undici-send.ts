@@ -1,7 +1,8 @@
 /** One exchange over an undici dispatcher: the body of the undici transport, shared with the race lanes. */
 import './wasm-baseline.js';
 import { performance } from 'node:perf_hooks';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from './undici-parts.js';
 import { normaliseHeaders, parseBody } from './body.js';
 import { classifyCode, DEFAULT_MAX_BODY_BYTES, errorCode, transportError } from './errors.js';
 import type { HttpRequest, HttpResponse } from './types.js';

@@ -3,7 +3,8 @@
  * whole exchange (an AbortSignal armed for timeoutMs), the body is read chunk by chunk up to maxBodyBytes,
  * and redirects are never followed (a 3xx is returned as is: the auth client reads Location itself).
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undici-parts.js';
 import { raceOverLanes } from './race-lanes.js';
 import type { Transport } from './types.js';
 import { sendOver } from './undici-send.js';
