@@ -17,7 +17,7 @@
  * (src/harness/shared-phases.ts; with --shard, one plain project: shards cannot be ordered).
  */
 import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { defineConfig, type PlaywrightTestConfig, type ReporterDescription } from '@playwright/test';
 import { configuredWorkers, runTimeoutMs, testTimeoutMs } from './src/harness/target/bounds.js';
 import { profileTimeouts, REFERENCE_PROFILE, resolveTargetFile } from './src/harness/target/load.js';
@@ -44,6 +44,17 @@ const testDir = join(root, 'specs');
 /** The test files' folder under testDir: the bundle's shims, or testDir itself. */
 const entries = BUNDLE ? `${bundledSpecsFolder(BUNDLE.key)}/` : '';
 const specsDir = process.env.FTF_SPECS_DIR ?? 'specs';
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Test files as a RegExp over the absolute path, not a glob: for a glob Playwright's listing makes a new minimatch
+ * for every file and pattern (~25 ms of a one-scenario run's listing, CPU profile of the runner). `glob` is relative
+ * to the entries' folder: `*` within a name, a `**` folder any folders; case-insensitive, as Playwright matches globs.
+ */
+function testFiles(glob: string): RegExp {
+  const folder = join(testDir, entries).split(sep).join('/').replace(/\/$/, '');
+  const body = glob.split('**/').map((part) => part.split('*').map(escapeRegExp).join('[^/]*')).join('(?:[^/]*/)*');
+  return new RegExp(`^${escapeRegExp(folder)}/${body}$`, 'i');
+}
 /** The property tests the run's selection picks; all of them when it cannot be read (the spec files then say why). */
 function pickedExtras(): Set<string> {
   try {
@@ -54,7 +65,7 @@ function pickedExtras(): Set<string> {
 }
 // Property spec files none of whose tests the run's selection picks are not loaded at all (fast-check and the models:
 // ~80 ms of a one-scenario run's listing, 3 pairs of timelines); the spec files declare only what is picked anyway.
-const unpicked = unpickedEntries(pickedExtras()).map((e) => `${entries}properties/${e}.spec.${ext}`);
+const unpicked = unpickedEntries(pickedExtras()).map((e) => testFiles(`properties/${e}.spec.${ext}`));
 // FTF_REPORTS_DIR moves every report (same variable as src/harness/report/reports-folder/paths.ts); self-tests use temp folders.
 const reports = resolve(root, process.env.FTF_REPORTS_DIR ?? 'reports');
 
@@ -74,7 +85,7 @@ export const REFERENCE_PROJECTS: Project[] = [
   // `scope` marks the project trimmed by the rule of environment.ts (the reports name it for what it leaves out).
   // Its share is small and mostly the guard's skips: one worker, so one production-mode server start, not one per worker.
   // Its own entry file (specs/production.spec.ts) declares the guard's skips, so they never reach its worker.
-  { name: 'production', grep: PRODUCTION_GREP, workers: 1, testMatch: [`${entries}production.spec.${ext}`, `${entries}properties/*.spec.${ext}`], testIgnore: unpicked, metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
+  { name: 'production', grep: PRODUCTION_GREP, workers: 1, testMatch: [testFiles(`production.spec.${ext}`), testFiles(`properties/*.spec.${ext}`)], testIgnore: unpicked, metadata: { mode: 'production', profile: 'fixtures/targets/reference-production.yaml', [SCOPE_METADATA]: PRODUCTION_TAG } },
   ...(process.env.FTF_NO_CONTROL === '1' ? [NO_CONTROL_PROJECT] : []),
 ];
 
@@ -103,9 +114,9 @@ const serial = shared
 
 export default defineConfig({
   testDir,
-  testMatch: `${entries}**/*.spec.${ext}`,
+  testMatch: testFiles(`**/*.spec.${ext}`),
   // The production project's entry (REFERENCE_PROJECTS): every other project declares the scenarios once, from conformance.spec.
-  testIgnore: [`${entries}production.spec.${ext}`, ...unpicked],
+  testIgnore: [testFiles(`production.spec.${ext}`), ...unpicked],
   fullyParallel: true,
   workers,
   timeout: testTimeoutMs(timeouts),
