@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document } from 'yaml';
-import { keptParse } from '../user-cache.js';
+import { codeKey, keptParse } from '../user-cache.js';
 
 type YamlLibrary = typeof Yaml;
 let library: YamlLibrary | undefined;
@@ -86,6 +86,9 @@ const isKeptYaml = (kept: unknown): kept is KeptYaml => typeof kept === 'object'
 export function readYaml(file: string, kept = false): YamlSource {
   const text = readFileSync(file, 'utf8');
   if (!kept) return parseYaml(text, file);
+  // The first process of a run computes the code key here rather than in the profile's schema check just after
+  // (target/validate.ts), so that its own read is kept too: a run's CLI then loads no YAML parser either.
+  codeKey();
   let parsed: YamlSource | undefined;
   const entry = keptParse('yaml', text, (): KeptYaml => {
     parsed = parseYaml(text, file);
