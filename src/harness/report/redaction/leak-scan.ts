@@ -4,8 +4,9 @@
  * JSON-escaped, base64: matched by digest, secret-digests.ts) or a structurally recognised credential that
  * is not redacted (structural-redaction.ts), directly or inside a base64 blob (Allure and Playwright embed
  * data that way). Hits name the file and the kind, never the value. Every file is searched whole, whatever
- * the length of a secret or of a run of token characters (secret-digests.ts). Files with a hit are
- * quarantined (quarantine.ts) before FTF_E_SECRET_LEAK is thrown.
+ * the length of a secret or of a run of token characters (secret-digests.ts), but for Playwright's own HTML app
+ * at the start of its report, while it is byte for byte what playwright-core ships (shipped-prefix.ts). Files with a
+ * hit are quarantined (quarantine.ts) before FTF_E_SECRET_LEAK is thrown.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
