@@ -220,6 +220,20 @@ describe('reachability probe (ftf-conformance run / doctor)', () => {
     assert.equal(r.ok, true, r.error);
     assert.equal(r.malformed, 'UND_ERR_HEADERS_OVERFLOW');
   });
+
+  it('any answer is reachable (a 404, a redirect not followed); a refused port, a silent server and non-HTTP bytes are not', async () => {
+    const notFound = await reach(`${stub.url}/nothing-here`);
+    assert.deepEqual([notFound.ok, notFound.status, typeof notFound.date], [true, 404, 'string']);
+    const redirect = await reach(`${stub.url}/redirect`);
+    assert.deepEqual([redirect.ok, redirect.status], [true, 302]);
+    const refused = await reach(closedPortUrl);
+    assert.deepEqual([refused.ok, refused.error], [false, 'ECONNREFUSED']);
+    const silent = await reach(`${stub.url}/hang`, 300);
+    assert.deepEqual([silent.ok, silent.error], [false, 'no answer within 300 ms']);
+    const garbage = await reach(garbageUrl);
+    assert.equal(garbage.ok, false);
+    assert.match(garbage.error ?? '', /HTTP/, 'named as not HTTP');
+  });
 });
 
 transportSuite('undici', async () => {
