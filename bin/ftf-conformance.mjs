@@ -7,6 +7,7 @@
 // Exit codes are a contract with CI (docs/cli.md): a missing runtime piece is 2 and a crash 3, never Node's
 // default 1, which a CI gate would read as "non-conformant".
 import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledHarness } from './bundle.mjs';
 import { prestartRunner } from './runner-prestart.mjs';
@@ -22,7 +23,10 @@ function die(code, message) {
 /** ERR_MODULE_NOT_FOUND names the package (or file) that a broken or partial install lacks. */
 function missingModule(error) {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND' && error?.code !== 'MODULE_NOT_FOUND') return undefined;
-  return /Cannot find (?:package|module) '([^']+)'/.exec(String(error.message))?.[1] ?? String(error.message).split('\n')[0];
+  const name = /Cannot find (?:package|module) '([^']+)'/.exec(String(error.message))?.[1] ?? String(error.message).split('\n')[0];
+  // A relative require (a vendor file of the package, loaded by a compiled file): the file it names, absolute.
+  const from = error.requireStack?.[0];
+  return name.startsWith('.') && from ? resolve(dirname(from), name) : name;
 }
 
 const notInstalled = (missing) =>

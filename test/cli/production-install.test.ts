@@ -334,10 +334,15 @@ describe('installable package: npm pack, production install of the tarball into 
     const report = npx(['report']);
     assert.equal(report.status, 2, report.stderr);
     assert.match(report.stderr, /FTF_E_ALLURE_MISSING: the Allure CLI is not installed/);
-    // yaml is bundled (dist/vendor/yaml.js): a package whose vendor file is gone is as broken as one missing a package.
-    const noYaml = without(join(app, 'node_modules', pkg.name, 'dist', 'vendor', 'yaml.js'), () => npx(['list']));
+    // yaml is bundled (dist/vendor/required.cjs, loaded on the first parse: src/harness/yaml/source.ts): a package whose
+    // vendor file is gone is as broken as one missing a package, and no scenario or profile is blamed for it.
+    const noYaml = without(join(app, 'node_modules', pkg.name, 'dist', 'vendor', 'required.cjs'), () => npx(['list']));
     assert.equal(noYaml.status, 2, noYaml.stderr);
-    assert.match(noYaml.stderr, /cannot start: the file '[^']*dist\/vendor\/yaml\.js' is missing from the installation \(a broken or partial install\)/);
+    assert.match(noYaml.stderr, /cannot start: the file '[^']*dist\/vendor\/required\.cjs' is missing from the installation \(a broken or partial install\)/);
+    const noYamlRun = without(join(app, 'node_modules', pkg.name, 'dist', 'vendor', 'required.cjs'), () => npx(['run', '--target', 'written.yaml']));
+    assert.equal(noYamlRun.status, 2, noYamlRun.stderr);
+    assert.doesNotMatch(noYamlRun.stderr, /FTF_E_PROFILE_NOT_FOUND/);
+    assert.match(noYamlRun.stderr, /dist\/vendor\/required\.cjs' is missing from the installation/);
     const noPlaywright = without(join(app, 'node_modules', '@playwright/test'), () => npx(['run', '--target', 'target.yaml', '--grep', 'resources\\.health\\b']));
     assert.equal(noPlaywright.status, 2, noPlaywright.stderr);
     assert.match(noPlaywright.stderr, /@playwright\/test/);

@@ -8,16 +8,17 @@
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, Client as UndiciClient, Dispatcher } from 'undici';
 
-const load = createRequire(import.meta.url);
+// Named `require` with each file's name as a literal: the package build bundles what is loaded so (scripts/bundle-dependencies.mjs).
+const require = createRequire(import.meta.url);
 
-export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-export const Client = load('undici/lib/dispatcher/client.js') as typeof UndiciClient;
+export const Agent = require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+export const Client = require('undici/lib/dispatcher/client.js') as typeof UndiciClient;
 export type Agent = UndiciAgent;
 export type Client = UndiciClient;
 
 type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher };
-const dispatchRequest = load('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-const { parseURL } = load('undici/lib/core/util.js') as { parseURL(url: string): URL };
+const dispatchRequest = require('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+const { parseURL } = require('undici/lib/core/util.js') as { parseURL(url: string): URL };
 
 /** undici's `request(url, options)` (its index.js, makeDispatcher) for a request that names its dispatcher and method. */
 export function request(url: string, { dispatcher, ...options }: RequestOptions): Promise<Dispatcher.ResponseData> {

@@ -13,7 +13,7 @@ import { namesEnvironment } from './environment.js';
 import { attributionErrors } from './clause-attribution.js';
 import { partialOfValue, salvagePartial, UNREADABLE, type PartialScenario } from './partial.js';
 import { analyzeSteps, analyzeVars, BUILTIN_VARS, stepKind, type Analysis, type GroupInfo } from './semantic.js';
-import { readYaml, type YamlSource } from '../yaml/source.js';
+import { isMissingModule, readYaml, type YamlSource } from '../yaml/source.js';
 import { scenarioError, syntaxErrors } from './errors.js';
 import type { LocatedStep, Scenario, ScenarioDocument, Step, StepGroup } from './types.js';
 import { validateGroupShape, validateScenarioShape } from './validate.js';
@@ -57,6 +57,7 @@ export function loadScenarioSuite(dir = 'specs', opts: LoadOptions = {}): Scenar
       src = readYaml(file);
       errors.push(...(src.problems.length > 0 ? syntaxErrors(src) : validateScenarioShape(src)));
     } catch (e) {
+      if (isMissingModule(e)) throw e;
       errors.push(asFtfError(e, file));
     }
     // All problems of a file in one pass: a file whose shape is wrong still gets its clause ids checked (the
@@ -230,6 +231,7 @@ function loadGroups(dir: string, problems: ScenarioProblem[]): GroupSet {
       if (errors.length > 0) problems.push({ file, errors });
       else sources.set((src.value as { name?: string }).name ?? basename(file).replace(/\.ya?ml$/, ''), src);
     } catch (e) {
+      if (isMissingModule(e)) throw e;
       problems.push({ file, errors: [asFtfError(e, file)] });
     }
   }

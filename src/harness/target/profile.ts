@@ -5,7 +5,7 @@
  * of one kind are reported together.
  */
 import { FtfError } from '../../shared/errors.js';
-import { describeYamlProblem, readYaml, type YamlSource } from '../yaml/source.js';
+import { describeYamlProblem, isMissingModule, readYaml, type YamlSource } from '../yaml/source.js';
 import { boundIssues, timeoutsOf, timingOf, timingProblems } from './bounds.js';
 import { PROFILE_ERROR_CODES, ProfileError } from './errors.js';
 import { checkProfile, type RawProfile } from './semantics.js';
@@ -25,6 +25,7 @@ export function readProfile(file: string): Profile {
   try {
     source = readYaml(file, true);
   } catch (cause) {
+    if (isMissingModule(cause)) throw cause;
     const code = (cause as NodeJS.ErrnoException).code;
     throw new FtfError(PROFILE_ERROR_CODES.notFound, `target profile not found or unreadable: ${file} (${code ?? 'error'})`, {
       hint: 'set FTF_TARGET (or --target) to a profile file (see fixtures/targets/sandbox.example.yaml), or leave it unset to use the embedded reference server',

@@ -16,7 +16,18 @@ let library: YamlLibrary | undefined;
  * The `yaml` package (CommonJS), loaded on the first parse: a run's runner and workers, whose files are all kept
  * parsed (readYaml), never load it. Saves ~20 ms in each (docs/performance.md, issue 28).
  */
-export const yamlLibrary = (): YamlLibrary => (library ??= createRequire(import.meta.url)('yaml') as YamlLibrary);
+/**
+ * A module of the installation that cannot be loaded (the YAML parser of a broken install): no problem of the file
+ * being read. Readers let it through, and the bin names it: "cannot start: … is missing" (exit 2).
+ */
+export const isMissingModule = (e: unknown): boolean => ['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND'].includes(String((e as NodeJS.ErrnoException | undefined)?.code));
+
+export function yamlLibrary(): YamlLibrary {
+  if (library) return library;
+  // Named `require` with the package's name as a literal: the package build bundles what is loaded so (scripts/bundle-dependencies.mjs).
+  const require = createRequire(import.meta.url);
+  return (library = require('yaml') as YamlLibrary);
+}
 
 export type PathSegment = string | number;
 

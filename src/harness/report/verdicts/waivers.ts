@@ -9,7 +9,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { FtfError } from '../../../shared/errors.js';
 import { fileValidator } from '../../schemas/ajv.js';
 import type { ClauseCatalogue } from '../../spec/clauses.js';
-import { describeYamlProblem, fieldName, pointerSegments, readYaml } from '../../yaml/source.js';
+import { describeYamlProblem, fieldName, isMissingModule, pointerSegments, readYaml } from '../../yaml/source.js';
 import type { ScenarioOutcome } from './verdicts.js';
 
 export interface Waiver {
@@ -35,6 +35,7 @@ export function loadWaivers(file: string): Waiver[] {
   try {
     source = readYaml(file);
   } catch (cause) {
+    if (isMissingModule(cause)) throw cause;
     throw new FtfError('FTF_E_WAIVERS_INVALID', `waivers file is unreadable (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, { location: { file }, cause });
   }
   const first = source.problems[0];
