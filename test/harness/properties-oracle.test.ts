@@ -176,6 +176,20 @@ describe('TraversalOracle', () => {
     assert.match(v?.message ?? '', /new:fresh-ev\) lies beyond the fence #3 \(an event newer than the snapshot\)/);
   });
 
+  it('an event beyond the range while the range is still short is a gap, not a fence breach: the fence event itself was skipped', () => {
+    // A pageEndCursor one event too far (page-size-off-by-one) that skips the fence event of a walk to the head:
+    // the next page starts after it and shows an event newer than the snapshot.
+    const newer = run(oracle(1, 4), [page([2, 3], true), page([], false, {}, [{ uid: 'fresh-event-uid', cursor: 'ev1.new' }])]);
+    assert.equal(newer?.clause, 'EP-EVENT-PAGING');
+    assert.match(newer?.message ?? '', /event 1 \(new:fresh-ev\) follows #3, but #4 of the range come first: a gap/);
+    // The same with an event of the snapshot beyond the fence.
+    const beyond = run(oracle(1, 4), [page([2, 3], true), page([5], false)]);
+    assert.equal(beyond?.clause, 'EP-EVENT-PAGING');
+    // Before the pending event on the same page: out of order.
+    const order = run(oracle(1, 4), [page([2, 3], true), page([], false, {}, [{ uid: 'fresh-event-uid', cursor: 'ev1.new' }, ev(4)])]);
+    assert.equal(order?.clause, 'EVS-ORDER');
+  });
+
   it('hasNextPage true without pageEndCursor cannot continue', () => {
     const v = run(oracle(1, 6), [page([2, 3], true, { pageEndCursor: null })]);
     assert.equal(v?.clause, 'EP-EVENT-PAGING');

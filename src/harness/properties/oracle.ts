@@ -218,6 +218,14 @@ export class TraversalOracle {
       return violation('EP-EVENT-PAGING', n,
         `${where} is at or before the start_cursor (#${startIndex}): start_cursor must return only events strictly after it`);
     }
+    // Still short of the range's end, an event beyond it means the range's next event was skipped: every event of
+    // the range precedes it in stream order. (With the range delivered, the same event lies beyond the fence.)
+    if (want) {
+      const laterHere = events.slice(j + 1).some((e) => e.uid === want.uid);
+      if (laterHere) return violation('EVS-ORDER', n, `${where} comes before ${label(want.uid)}: events are out of stream order (page holds ${labelRun(events.map((e) => e.uid), label)})`);
+      return violation('EP-EVENT-PAGING', n,
+        `${where} follows ${at === 0 ? 'the start_cursor' : label((this.expected[at - 1] as EventRef).uid)}, but ${labelRun(this.expected.slice(at).map((e) => e.uid), label)} of the range come first: a gap`);
+    }
     const fence = fenceIndex !== undefined ? `the fence #${fenceIndex}` : 'the fence';
     return violation('EP-EVENT-FENCE', n,
       `${where} lies beyond ${fence}${snap === undefined ? ' (an event newer than the snapshot)' : ''}: nothing after end_cursor may appear`);
