@@ -204,27 +204,24 @@ export class TraversalOracle {
         `${where} was already returned ${earlierHere ? 'earlier on this page' : `on page ${earlierPage}`}: a duplicate (pages overlap, or start_cursor is not exclusive)`);
     }
     const pos = this.position.get(got.uid);
-    if (pos !== undefined && want) {
-      const laterHere = events.slice(j + 1).some((e) => e.uid === want.uid);
-      if (laterHere || pos < at) {
-        return violation('EVS-ORDER', n, `${where} comes before ${label(want.uid)}: events are out of stream order (page holds ${labelRun(events.map((e) => e.uid), label)})`);
-      }
-      return violation('EP-EVENT-PAGING', n,
-        `${where} follows ${at === 0 ? 'the start_cursor' : label((this.expected[at - 1] as EventRef).uid)}, but ${labelRun(this.expected.slice(at, pos).map((e) => e.uid), label)} come first: a gap, ${pos - at} event(s) lost`);
-    }
     const snap = this.ctx.snapshotIndex?.(got.uid);
     const { startIndex, fenceIndex } = this.ctx;
-    if (snap !== undefined && startIndex !== undefined && snap <= startIndex) {
+    if (pos === undefined && snap !== undefined && startIndex !== undefined && snap <= startIndex) {
       return violation('EP-EVENT-PAGING', n,
         `${where} is at or before the start_cursor (#${startIndex}): start_cursor must return only events strictly after it`);
     }
-    // Still short of the range's end, an event beyond it means the range's next event was skipped: every event of
-    // the range precedes it in stream order. (With the range delivered, the same event lies beyond the fence.)
+    // Still short of the range's end: `got` is a later event of the range, or lies beyond the range, which every event
+    // of the range precedes in stream order. Either way `want` was skipped, or comes later (out of order). With the
+    // range delivered, the same event lies beyond the fence.
     if (want) {
       const laterHere = events.slice(j + 1).some((e) => e.uid === want.uid);
-      if (laterHere) return violation('EVS-ORDER', n, `${where} comes before ${label(want.uid)}: events are out of stream order (page holds ${labelRun(events.map((e) => e.uid), label)})`);
-      return violation('EP-EVENT-PAGING', n,
-        `${where} follows ${at === 0 ? 'the start_cursor' : label((this.expected[at - 1] as EventRef).uid)}, but ${labelRun(this.expected.slice(at).map((e) => e.uid), label)} of the range come first: a gap`);
+      if (laterHere || (pos !== undefined && pos < at)) {
+        return violation('EVS-ORDER', n, `${where} comes before ${label(want.uid)}: events are out of stream order (page holds ${labelRun(events.map((e) => e.uid), label)})`);
+      }
+      const after = at === 0 ? 'the start_cursor' : label((this.expected[at - 1] as EventRef).uid);
+      return violation('EP-EVENT-PAGING', n, pos !== undefined
+        ? `${where} follows ${after}, but ${labelRun(this.expected.slice(at, pos).map((e) => e.uid), label)} come first: a gap, ${pos - at} event(s) lost`
+        : `${where} follows ${after}, but ${labelRun(this.expected.slice(at).map((e) => e.uid), label)} of the range come first: a gap`);
     }
     const fence = fenceIndex !== undefined ? `the fence #${fenceIndex}` : 'the fence';
     return violation('EP-EVENT-FENCE', n,

@@ -12,16 +12,17 @@ import { codeKey, keptParse } from '../user-cache.js';
 
 type YamlLibrary = typeof Yaml;
 let library: YamlLibrary | undefined;
-/**
- * The `yaml` package (CommonJS), loaded on the first parse: a run's runner and workers, whose files are all kept
- * parsed (readYaml), never load it. Saves ~20 ms in each (docs/performance.md, issue 28).
- */
+
 /**
  * A module of the installation that cannot be loaded (the YAML parser of a broken install): no problem of the file
  * being read. Readers let it through, and the bin names it: "cannot start: … is missing" (exit 2).
  */
 export const isMissingModule = (e: unknown): boolean => ['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND'].includes(String((e as NodeJS.ErrnoException | undefined)?.code));
 
+/**
+ * The `yaml` package (CommonJS), loaded on the first parse: a run's runner and workers, whose files are all kept
+ * parsed (readYaml), never load it. Saves ~20 ms in each (docs/performance.md, issue 28).
+ */
 export function yamlLibrary(): YamlLibrary {
   if (library) return library;
   // Named `require` with the package's name as a literal: the package build bundles what is loaded so (scripts/bundle-dependencies.mjs).
@@ -89,7 +90,8 @@ type KeptYaml = { value: unknown } | { problems: true };
 const isKeptYaml = (kept: unknown): kept is KeptYaml => typeof kept === 'object' && kept !== null && ('value' in kept || 'problems' in kept);
 
 /**
- * Reads and parses a file; only I/O errors throw (callers map them to their own "not found" code). With `kept`
+ * Reads and parses a file; only I/O errors throw (callers map them to their own "not found" code), and a YAML parser
+ * missing from a broken install (isMissingModule: callers let it through). With `kept`
  * (the target profile, which every process of a run reads) the value of a clean file is kept between a run's
  * processes (user-cache.ts, keyed by the text): its positions, wanted only to report a problem found later, are
  * parsed when first asked for. Scenario files are not: the whole catalogue is kept (scenario/suite-cache.ts).
