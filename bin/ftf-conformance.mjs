@@ -10,7 +10,6 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledHarness } from './bundle.mjs';
-import { prestartRunner } from './runner-prestart.mjs';
 
 const CANNOT_START = 2;
 const INTERNAL = 3;
@@ -65,8 +64,6 @@ function tsxInstalled() {
 const hasSources = existsSync(sources);
 const fromSources = hasSources && (tsxInstalled() || !existsSync(compiled));
 if (!hasSources && !existsSync(compiled)) die(CANNOT_START, `cannot start: neither ${sources.pathname} nor ${compiled.pathname} exists (a broken install)`);
-// `run`/`certify`: Playwright's runner starts loading now, beside the CLI, and waits for its go (runner-prestart.mjs).
-const prestarted = prestartRunner(process.argv.slice(2), fileURLToPath(new URL(fromSources ? '..' : '../dist', import.meta.url)));
 
 let cli;
 try {
@@ -100,7 +97,6 @@ for (const signal of cli.FORWARDED_SIGNALS) {
 // main loads the command it runs on demand (and a command may load a dependency on first use): a package missing
 // there is the same "cannot start" as one missing above.
 try {
-  if (prestarted) cli.adoptPrestartedRunner(prestarted);
   // The process's own console only (in-process callers of main, e.g. tests, keep theirs untouched).
   cli.guardTerminalStreams();
   process.exitCode = await cli.main(process.argv.slice(2));
@@ -108,7 +104,4 @@ try {
   const missing = missingModule(error);
   if (missing) notInstalled(missing);
   crash(error);
-} finally {
-  // Not used (an error before the run, another selection of arguments): it goes now, not at exit.
-  prestarted?.cancel();
 }

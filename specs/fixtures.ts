@@ -40,6 +40,10 @@ import { announceSecrets } from '../src/harness/report/redaction/secret-digests.
 import { redactError } from '../src/harness/report/redaction/redact-error.js';
 import { redactStructural } from '../src/harness/report/redaction/structural-redaction.js';
 
+// A worker whose runner is gone (the CLI running it in its own process was killed: the IPC channel closed) stops at
+// once, not after Playwright's own teardown of up to 30 s that could keep testing the target unsupervised.
+if (process.env.TEST_WORKER_INDEX !== undefined) process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+
 const SPECS_DIR = dirname(fileURLToPath(import.meta.url));
 
 /** The worker's target, or why it could not be opened (a typed error each test then records as its outcome). */

@@ -1,8 +1,7 @@
 /**
- * `playwright test` through bin/runner-gated.mjs with its go given at once: the same runner as the early one
- * (bin/runner-prestart.mjs), so that every runner the CLI starts leads its own process group and watches its
- * lifeline (fd 4, a pipe this process holds and never writes), dying with the CLI even when the CLI is killed
- * with SIGKILL, which no signal forwarding sees.
+ * `playwright test` in a process of its own, bin/runner-gated.mjs: it leads its own process group and watches its
+ * lifeline (fd 3, a pipe this process holds and never writes), dying with the CLI even when the CLI is killed with
+ * SIGKILL, which no signal forwarding sees.
  */
 import { spawn, type ChildProcess, type IOType } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -12,10 +11,7 @@ import { PACKAGED, REPO_ROOT } from '../harness/repo-root.js';
 export function startGatedRunner(cli: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdio?: readonly [IOType | number, IOType | number, IOType | number] }): ChildProcess {
   const gated = resolve(REPO_ROOT, PACKAGED ? '..' : '.', 'bin', 'runner-gated.mjs');
   const [stdin, stdout, stderr] = options.stdio ?? ['inherit', 'inherit', 'inherit'];
-  const child: ChildProcess = spawn(process.execPath, [gated, cli], { cwd: options.cwd, env: options.env, stdio: [stdin, stdout, stderr, 'pipe', 'pipe'], detached: true });
-  const [go, lifeline] = [child.stdio[3] as Writable | null, child.stdio[4] as Writable | null];
-  go?.on('error', () => {});
-  lifeline?.on('error', () => {});
-  go?.end(JSON.stringify({ args, env: {} }));
+  const child: ChildProcess = spawn(process.execPath, [gated, cli, ...args], { cwd: options.cwd, env: options.env, stdio: [stdin, stdout, stderr, 'pipe'], detached: true });
+  (child.stdio[3] as Writable | null)?.on('error', () => {});
   return child;
 }

@@ -13,8 +13,6 @@ export { guardTerminalStreams } from '../harness/report/redaction/terminal-text.
 export { EXIT };
 /** For the bin's signal handlers. */
 export { FORWARDED_SIGNALS, onSignal } from './process-group.js';
-/** For the bin: the Playwright runner it started early (bin/runner-prestart.mjs). */
-export { adoptPrestartedRunner } from './prestarted-runner.js';
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../harness/repo-root.js';
 import { startGatedRunner } from './gated-runner.js';
 import { selectionSettings, type SelectionFlags } from '../harness/scenario/selection.js';
 import { InterruptedError, killGraceMs, superviseGroup } from './process-group.js';
-import { takePrestartedRunner } from './prestarted-runner.js';
+import { inProcessAvailable, runInProcess } from './in-process-runner.js';
 import { readRunSettings, runSettingsEnv, type RunSettings } from '../shared/run-settings.js';
 
 export interface PlaywrightSelection extends SelectionFlags {
@@ -64,8 +64,8 @@ export const playwright = {
     // The reports folder is decided here, once (paths.ts): the config reads FTF_REPORTS_DIR, and Playwright's working
     // directory (the package root) is not where an installed package writes its reports.
     const runEnv = runEnvironment(process.env, env);
-    const early = takePrestartedRunner(cli, args.slice(1), REPO_ROOT, runEnv);
-    const r = await superviseGroup(early ?? startGatedRunner(cli, args.slice(1), { cwd: REPO_ROOT, env: runEnv }), killGraceMs(runEnv));
+    const grace = killGraceMs(runEnv);
+    const r = inProcessAvailable() ? await runInProcess(cli, args.slice(1), REPO_ROOT, runEnv, grace) : await superviseGroup(startGatedRunner(cli, args.slice(1), { cwd: REPO_ROOT, env: runEnv }), grace);
     if (r.interruptedBy) throw new InterruptedError(r.interruptedBy, 'Playwright and its workers were');
     return r.status;
   },

@@ -1,8 +1,9 @@
 /**
- * Child processes end with the run. Playwright runs in its own process group so that the CLI can stop it
- * AND its workers (which host the per-worker reference servers) with one kill, whatever signal the CLI got:
- * a CI runner's SIGTERM reaches only the CLI's pid, never the grandchildren. The bin forwards SIGINT,
- * SIGTERM and SIGHUP here (onSignal); an interrupted run ends with FTF_E_INTERRUPTED and exit 128 + signal.
+ * Child processes end with the run. A gated Playwright runner (gated-runner.ts) runs in its own process group so that
+ * the CLI can stop it AND its workers (which host the per-worker reference servers) with one kill, whatever signal
+ * the CLI got: a CI runner's SIGTERM reaches only the CLI's pid, never the grandchildren. The bin forwards SIGINT,
+ * SIGTERM and SIGHUP here (onSignal; Playwright in the CLI's own process: in-process-runner.ts); an interrupted run
+ * ends with FTF_E_INTERRUPTED and exit 128 + signal.
  */
 import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
@@ -71,9 +72,8 @@ export interface GroupResult {
 }
 
 /**
- * The supervision of a child spawned as a group leader (`detached: true`): Playwright's runner, started early
- * (bin/runner-prestart.mjs) or at once (gated-runner.ts). Forwarded signals reach its group, and whatever is
- * left of the group when it exits is killed.
+ * The supervision of a child spawned as a group leader (`detached: true`): Playwright's runner in a process of its
+ * own (gated-runner.ts). Forwarded signals reach its group, and whatever is left of the group when it exits is killed.
  */
 export function superviseGroup(child: ChildProcess, graceMs: number): Promise<GroupResult> {
   return new Promise((resolvePromise, reject) => {

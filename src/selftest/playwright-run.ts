@@ -27,7 +27,7 @@ function childEnv(extra: Record<string, string>, settings: RunSettings = {}): No
 }
 
 /** Runs the Playwright CLI; its console output (progress dots, failure details) goes to `logFile` or nowhere. */
-// In its own process group (like `run`): a signal to the CLI stops Playwright and its workers, which host the
+// In its own process group: a signal to the CLI stops Playwright and its workers, which host the
 // per-worker reference servers, and nothing of the group outlives the pass.
 async function run(args: string[], env: NodeJS.ProcessEnv, cwd: string, logFile: string | null): Promise<number> {
   const out = logFile === null ? 'ignore' : openSync(logFile, 'a');

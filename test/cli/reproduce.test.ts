@@ -33,7 +33,7 @@ test('reproduce names the target, the scenario by id, the *_env variables and th
 /** The bin with its stdout read once, then closed (as `| head -1` does); resolves with its exit code and stderr. */
 function closedEarly(...args: string[]): Promise<{ code: number | null; err: string; first: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ftf-conformance.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FTF_PRESTART: '0' } });
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/ftf-conformance.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
     let err = '';
     let first = '';
     child.stderr.on('data', (d: Buffer) => void (err += d.toString()));

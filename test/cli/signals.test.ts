@@ -1,7 +1,8 @@
 /**
  * Killing a run leaves nothing behind: SIGTERM or SIGINT sent to the CLI's pid only (as a CI runner or a
- * timeout does) ends Playwright, its workers (which host the per-worker reference servers) and the server
- * the CLI started, and the CLI exits 128 + signal (docs/cli.md). Linux only: the process tree is read from /proc.
+ * timeout does) ends Playwright (in the CLI's process for a bundled `run`, in a gated runner for selftest), its
+ * workers (which host the per-worker reference servers) and the server the CLI started, and the CLI exits
+ * 128 + signal (docs/cli.md). Linux only: the process tree is read from /proc.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -12,7 +13,7 @@ import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { killGraceMs, onSignal, signalExitCode } from '../../src/cli/process-group.js';
 import { REPO_ROOT } from '../../src/harness/repo-root.js';
-import { alive, descendants, envOf, processes, until } from './procs.js';
+import { alive, commandOf, descendants, envOf, processes, until } from './procs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftf-cli-signals-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,21 +37,18 @@ async function interruptRun(signal: 'SIGTERM' | 'SIGINT', args: string[], comman
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const cli = child.pid!;
 
-  // Playwright is running its workers: a grandchild of the CLI (CLI -> runner -> worker).
-  // The CLI may have other children (tsx's esbuild service on a cold cache): the runner is the one with children.
-  const runner = await until('Playwright workers started', START_BOUND_MS, () => {
-    const tree = descendants(cli);
-    return tree.filter((p) => p.ppid === cli).find((top) => tree.some((p) => p.ppid === top.pid));
-  });
-  // The workers' environment: the runner the bin starts early gets the run's FTF_* variables after it started, and
-  // /proc shows a process's environment as it was at exec. A worker between fork and exec still shows the runner's
+  // Playwright is running its workers: children of the process running Playwright, the CLI itself (a bundled `run`:
+  // cli/in-process-runner.ts) or its gated runner (selftest, the TypeScript sources: CLI -> runner -> worker).
+  const worker = await until('Playwright workers started', START_BOUND_MS, () => descendants(cli).find((p) => commandOf(p.pid).includes('workerProcessEntry')));
+  const runner = worker.ppid === cli ? { pid: cli, pgrp: -1 } : descendants(cli).find((p) => p.pid === worker.ppid)!;
+  // /proc shows a process's environment as it was at exec. A worker between fork and exec still shows its parent's
   // (no FTF_BASE_URL; seen in CI on a loaded machine): with --target, wait for one that has exec'd.
   const serverOfWorkers = (): string | undefined => descendants(runner.pid).map((p) => envOf(p.pid, 'FTF_BASE_URL')).find((url) => url !== undefined);
   const cliServer = args.includes('--target')
     ? await until('a Playwright worker started with the URL of the CLI\'s server (FTF_BASE_URL)', START_BOUND_MS, serverOfWorkers)
     : serverOfWorkers();
-  const tree = [runner, ...descendants(runner.pid)];
-  assert.ok(tree.every((p) => p.pgrp === runner.pid), 'Playwright and its workers share one process group');
+  const tree = runner.pid === cli ? descendants(cli) : [runner, ...descendants(runner.pid)];
+  if (runner.pid !== cli) assert.ok(tree.every((p) => p.pgrp === runner.pid), 'a gated runner and its workers share one process group');
 
   child.kill(signal);
   const code = await Promise.race([exited, sleep(EXIT_BOUND_MS, undefined, { ref: false }).then(() => 'timeout' as const)]);

@@ -89,7 +89,7 @@ export const SUITE_FLAGS: Record<'failOn' | 'waivers' | 'allowMutations' | 'noRe
   workers: { flag: '--workers', value: 'N', text: 'Playwright workers, an integer from 1 to 99', default: '2', env: 'FTF_WORKERS' },
 };
 export const SUITE_ENV = ['FTF_TARGET', 'FTF_BASE_URL', 'FTF_AUTH_URL', 'FTF_CONTROL_URL', 'FTF_WORKERS', 'FTF_TRANSPORT', 'FTF_SPEC_DIR', 'FTF_SPECS_DIR', 'FTF_CACHE_DIR', 'FTF_REPORTS_DIR',
-  'FTF_PRESTART', 'FTF_KILL_GRACE_MS', 'FTF_EMBEDDED_START_MS', 'FTF_CLAUSE_URL', 'FTF_BLOB_REPORT', 'FTF_FC_RUNS', 'FTF_FC_SEED', 'FTF_FC_PATH', 'FTF_FC_END_ON_FAILURE', 'FTF_ALLOW_MUTATIONS', 'FTF_ALLURE_TIMEOUT_MS'];
+  'FTF_KILL_GRACE_MS', 'FTF_EMBEDDED_START_MS', 'FTF_CLAUSE_URL', 'FTF_BLOB_REPORT', 'FTF_FC_RUNS', 'FTF_FC_SEED', 'FTF_FC_PATH', 'FTF_FC_END_ON_FAILURE', 'FTF_ALLOW_MUTATIONS', 'FTF_ALLURE_TIMEOUT_MS'];
 
 export interface SuiteRun {
   open: OpenTarget;

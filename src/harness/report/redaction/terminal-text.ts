@@ -32,6 +32,22 @@ function escape(c: string): string {
 
 type Write = NodeJS.WriteStream['write'];
 const GUARDED = Symbol('ftf.terminalSafe');
+/** Set while Playwright's runner prints from this process (passThroughTerminal). */
+let passing = false;
+
+/**
+ * The guarded streams pass text through untouched while `run` runs: Playwright's runner in the CLI's process
+ * (cli/in-process-runner.ts), whose reporters make what they print safe themselves (the redacting reporter) and
+ * then add their own colours and cursor moves.
+ */
+export async function passThroughTerminal<T>(run: () => Promise<T>): Promise<T> {
+  passing = true;
+  try {
+    return await run();
+  } finally {
+    passing = false;
+  }
+}
 
 /** Makes every later write to these streams terminal-safe (idempotent). */
 export function guardTerminalStreams(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
@@ -41,7 +57,7 @@ export function guardTerminalStreams(streams: NodeJS.WriteStream[] = [process.st
     const original = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
     const guarded = (chunk: unknown, ...rest: unknown[]): boolean => {
       const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : chunk;
-      return original(typeof text === 'string' ? terminalSafe(text) : text, ...rest);
+      return original(typeof text === 'string' && !passing ? terminalSafe(text) : text, ...rest);
     };
     stream.write = guarded as Write;
     Object.defineProperty(s, GUARDED, { value: true });

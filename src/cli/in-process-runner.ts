@@ -1,0 +1,102 @@
+/**
+ * `playwright test` in the CLI's own process, its workers the CLI's children: no second Node loading Playwright
+ * beside the CLI. Saves: one-scenario run 2,371 vs 2,462 ms with the runner started early in a process of its own
+ * (12 alternating rounds, idle; CPU 2,740 vs 3,030 ms; docs/performance.md, issue 28).
+ * For JavaScript only (the bundled harness, src/shared/bundle.ts, or the installed package's dist/: the config, specs
+ * and reporters are the CLI's own modules, no TypeScript loader), once per process (Playwright keeps state between
+ * runs): selftest, tests and the TypeScript sources through tsx take the gated runner (gated-runner.ts).
+ *
+ * Playwright ends its command with process.exit once it has closed what it opened: that call is the status, and the
+ * 30-second fallback exit it arms beside it is cleared. It runs with the run's environment, arguments and working
+ * directory, restored after. Signals: Playwright stops its workers on SIGINT (they tear down their fixtures) and
+ * reports the run interrupted; SIGTERM and SIGHUP are handed to it as a SIGINT. A second signal, or a run still not
+ * stopped after the kill grace, exits the CLI at once with 128 + signal; its workers see their IPC channel close and
+ * stop (specs/fixtures.ts).
+ */
+import childProcess, { type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { BUNDLE } from '../shared/bundle.js';
+import { passThroughTerminal } from '../harness/report/redaction/terminal-text.js';
+import { PACKAGED } from '../harness/repo-root.js';
+import { onStopSignal, signalExitCode, type ForwardedSignal, type GroupResult } from './process-group.js';
+
+/** gracefullyProcessExitDoNotHang (playwright-core): the exit it arms in case closing hangs. */
+const FALLBACK_EXIT_MS = 30_000;
+
+let used = false;
+
+/** True when this process may run Playwright in process: JavaScript (the bundle, or the installed package's dist/), not yet run here. */
+export const inProcessAvailable = (): boolean => (BUNDLE !== undefined || PACKAGED) && !used;
+
+export async function runInProcess(cli: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, graceMs: number): Promise<GroupResult> {
+  used = true;
+  const saved = { env: { ...process.env }, argv: process.argv, cwd: process.cwd(), exit: process.exit, setTimeout: globalThis.setTimeout };
+  let interruptedBy: ForwardedSignal | undefined;
+  let handingOver = false;
+  let fallback: NodeJS.Timeout | undefined;
+  let grace: NodeJS.Timeout | undefined;
+  const exitNow = (signal: ForwardedSignal, why: string): never => {
+    process.stderr.write(`ftf-conformance: interrupted by ${signal}: ${why}; exiting, no verdict\n`);
+    return saved.exit.call(process, signalExitCode(signal));
+  };
+  const stopListening = onStopSignal((signal) => {
+    if (handingOver) return; // the SIGINT handed to Playwright below comes back here
+    if (interruptedBy) exitNow(signal, 'a second signal');
+    interruptedBy = signal;
+    if (signal !== 'SIGINT') {
+      handingOver = true;
+      process.emit('SIGINT');
+      handingOver = false;
+    }
+    grace = saved.setTimeout(() => exitNow(signal, `Playwright did not stop within ${graceMs} ms`), graceMs);
+  });
+  // Playwright forks its workers through the module's `fork` (read at each call): the ones left running go with the run.
+  const forked: ChildProcess[] = [];
+  const fork = childProcess.fork;
+  childProcess.fork = ((...a: Parameters<typeof fork>) => {
+    const child = fork(...a);
+    forked.push(child);
+    return child;
+  }) as typeof fork;
+  setEnvironment(env);
+  process.argv = [process.execPath, cli, ...args];
+  process.chdir(cwd);
+  try {
+    const status = await passThroughTerminal(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          globalThis.setTimeout = ((...a: Parameters<typeof setTimeout>) => {
+            const timer = saved.setTimeout(...a);
+            if (a[1] === FALLBACK_EXIT_MS) fallback = timer;
+            return timer;
+          }) as typeof setTimeout;
+          process.exit = ((code?: number | string | null) => void resolve(Number(code ?? 0))) as typeof process.exit;
+          try {
+            const { program } = createRequire(cli)('playwright/lib/program') as { program: { parse(argv: string[]): void } };
+            program.parse(process.argv);
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        }),
+    );
+    return { status, ...(interruptedBy ? { interruptedBy } : {}) };
+  } finally {
+    if (fallback) clearTimeout(fallback);
+    if (grace) clearTimeout(grace);
+    stopListening();
+    globalThis.setTimeout = saved.setTimeout;
+    childProcess.fork = fork;
+    // An interrupted run returns without waiting for its workers (the Playwright command would exit): they stop here.
+    for (const child of forked) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    process.exit = saved.exit;
+    process.argv = saved.argv;
+    process.chdir(saved.cwd);
+    setEnvironment(saved.env);
+  }
+}
+
+/** process.env becomes `env` (Playwright and the workers it forks read it). */
+function setEnvironment(env: NodeJS.ProcessEnv): void {
+  for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) process.env[name] = value;
+}
