@@ -105,3 +105,6 @@ try {
   if (missing) notInstalled(missing);
   crash(error);
 }
+// The command's end is the process's end: Playwright run in this process (src/cli/in-process-runner.ts) leaves open
+// what its own command closes by exiting (UI mode's server, say).
+process.exit();
