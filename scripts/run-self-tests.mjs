@@ -36,7 +36,7 @@ const LONGEST_FIRST = [
   'test/cli/bin-report.test.ts',
   'test/cli/sharded-flow.test.ts',
   'test/hostile/hostile.test.ts',
-  'test/cli/prestart.test.ts',
+  'test/cli/in-process-runner.test.ts',
   'test/cli/selection.test.ts',
   'test/harness/guard.test.ts',
   'test/harness/properties-model-reference.test.ts',
