@@ -27,7 +27,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'FTF_REPORTS_DIR', text: 'where reports are read and written (default `reports/`; for the installed package, `reports/` in the working directory)' },
   { name: 'FTF_SIGNING_KEY_FILE', text: 'Ed25519 private key (PKCS#8 PEM) for `certify` (same as `--key`)' },
   { name: 'FTF_QUARANTINE_DIR', text: 'where the leak scan moves report files it found a secret in, before FTF_E_SECRET_LEAK (default `<os tmpdir>/ftf-quarantine-<uid>`, private to the user; report/redaction/quarantine.ts)' },
-  { name: 'FTF_KILL_GRACE_MS', text: "how long Playwright gets to stop its workers after a signal (default 10000): past it Playwright's process group is killed, or, when it runs in the CLI's process, the CLI exits at once" },
+  { name: 'FTF_KILL_GRACE_MS', text: "how long Playwright gets to stop its workers after a signal (default 10000): past it its workers (its whole process group when it runs in a process of its own) are killed" },
   { name: 'FTF_ALLURE_TIMEOUT_MS', text: 'bound of the Allure HTML build (`allure generate`) in ms, default 300000: past it the build is killed and FTF_E_ALLURE_TIMEOUT says so (the verdict stands)' },
   { name: 'FTF_EMBEDDED_START_MS', text: 'start-up bound of an embedded reference server, in ms (positive integer)' },
   { name: 'FTF_NO_CONTROL', text: '`1`: the Playwright config adds the opt-in project `no-control` (the reference without the control API; docs/target-profiles.md)' },

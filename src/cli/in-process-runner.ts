@@ -10,8 +10,8 @@
  * 30-second fallback exit it arms beside it is cleared. It runs with the run's environment, arguments and working
  * directory, restored after. Signals: Playwright stops its workers on SIGINT (they tear down their fixtures) and
  * reports the run interrupted; SIGTERM and SIGHUP are handed to it as a SIGINT. A second signal, or a run still not
- * stopped after the kill grace, exits the CLI at once with 128 + signal; its workers see their IPC channel close and
- * stop (specs/fixtures.ts).
+ * stopped after the kill grace, kills the workers; a Playwright that does not return even then exits the CLI with
+ * 128 + signal. A worker whose IPC channel closes (the CLI gone) kills itself (specs/fixtures.ts).
  */
 import childProcess, { type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -39,19 +39,29 @@ export async function runInProcess(cli: string, args: readonly string[], cwd: st
     process.stderr.write(`ftf-conformance: interrupted by ${signal}: ${why}; exiting, no verdict\n`);
     return saved.exit.call(process, signalExitCode(signal));
   };
+  // Playwright forks its workers through the module's `fork` (read at each call): the ones left running go with the run.
+  const forked: ChildProcess[] = [];
+  const killWorkers = (): void => {
+    for (const child of forked) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  // As a gated runner's group: past the grace (or at a second signal) the workers are killed and Playwright, which
+  // sees them gone, ends the run; a Playwright that still does not return within another grace ends the CLI.
+  const escalate = (signal: ForwardedSignal): void => {
+    killWorkers();
+    if (grace) clearTimeout(grace);
+    grace = saved.setTimeout(() => exitNow(signal, `Playwright did not end within ${graceMs} ms of its workers' kill`), graceMs);
+  };
   const stopListening = onStopSignal((signal) => {
     if (handingOver) return; // the SIGINT handed to Playwright below comes back here
-    if (interruptedBy) exitNow(signal, 'a second signal');
+    if (interruptedBy) return escalate(signal);
     interruptedBy = signal;
     if (signal !== 'SIGINT') {
       handingOver = true;
       process.emit('SIGINT');
       handingOver = false;
     }
-    grace = saved.setTimeout(() => exitNow(signal, `Playwright did not stop within ${graceMs} ms`), graceMs);
+    grace = saved.setTimeout(() => escalate(signal), graceMs);
   });
-  // Playwright forks its workers through the module's `fork` (read at each call): the ones left running go with the run.
-  const forked: ChildProcess[] = [];
   const fork = childProcess.fork;
   childProcess.fork = ((...a: Parameters<typeof fork>) => {
     const child = fork(...a);
@@ -87,7 +97,7 @@ export async function runInProcess(cli: string, args: readonly string[], cwd: st
     globalThis.setTimeout = saved.setTimeout;
     childProcess.fork = fork;
     // An interrupted run returns without waiting for its workers (the Playwright command would exit): they stop here.
-    for (const child of forked) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    killWorkers();
     process.exit = saved.exit;
     process.argv = saved.argv;
     process.chdir(saved.cwd);

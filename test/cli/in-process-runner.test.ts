@@ -35,6 +35,7 @@ exports.program = {
       Promise.resolve().then(() => process.exit(code));
     };
     if (process.env.FAKE_MODE === 'signal') process.on('SIGINT', () => end(130));
+    else if (process.env.FAKE_MODE === 'stubborn') worker.on('exit', () => end(130)); // deaf to SIGINT; ends when its worker dies
     else end(1);
   },
 };
@@ -42,7 +43,7 @@ exports.program = {
 );
 
 /** Runs runInProcess in a fresh process; `signal`: sent to it (as the bin's handler would) once the run started. */
-function drive(name: string, signal?: 'SIGTERM'): Promise<{ result: Record<string, unknown>; seen: Record<string, unknown> }> {
+function drive(name: string, signal?: 'SIGTERM', mode = signal ? 'signal' : 'exit', graceMs = 60_000): Promise<{ result: Record<string, unknown>; seen: Record<string, unknown> }> {
   const out = join(dir, `${name}.json`);
   const driver = join(dir, `${name}.mts`);
   writeFileSync(
@@ -50,9 +51,9 @@ function drive(name: string, signal?: 'SIGTERM'): Promise<{ result: Record<strin
     `import { runInProcess } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'src/cli/in-process-runner.ts')).href)};
 import { onSignal } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'src/cli/process-group.ts')).href)};
 const before = { env: { ...process.env }, argv: [...process.argv], cwd: process.cwd(), exit: process.exit, setTimeout: globalThis.setTimeout };
-const env = { ...process.env, FTF_RUN: '{"fault":"x"}', FAKE_MODE: ${JSON.stringify(signal ? 'signal' : 'exit')} };
+const env = { ...process.env, FTF_RUN: '{"fault":"x"}', FAKE_MODE: ${JSON.stringify(mode)} };
 delete env.FAKE_OWN;
-const running = runInProcess(${JSON.stringify(cli)}, ['test', '--workers', '1'], ${JSON.stringify(dir)}, env, 60000);
+const running = runInProcess(${JSON.stringify(cli)}, ['test', '--workers', '1'], ${JSON.stringify(dir)}, env, ${graceMs});
 ${signal ? `onSignal(${JSON.stringify(signal)});` : ''}
 const result = await running;
 console.log(JSON.stringify({
@@ -93,6 +94,12 @@ describe('runInProcess', () => {
   test('SIGTERM is handed to Playwright as a SIGINT: the run ends interrupted by SIGTERM', { timeout: RUN_BOUND_MS }, async () => {
     const { result } = await drive('signal', 'SIGTERM');
     assert.deepEqual(result.result, { status: 130, interruptedBy: 'SIGTERM' });
+  });
+
+  test('a Playwright that does not stop within the kill grace has its workers killed, and the run ends interrupted', { timeout: RUN_BOUND_MS }, async () => {
+    const { result, seen } = await drive('stubborn', 'SIGTERM', 'stubborn', 200);
+    assert.deepEqual(result.result, { status: 130, interruptedBy: 'SIGTERM' });
+    assert.equal(alive(seen.worker as number), false);
   });
 });
 
