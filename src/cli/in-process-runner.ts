@@ -10,8 +10,8 @@
  * 30-second fallback exit it arms beside it is cleared. It runs with the run's environment, arguments and working
  * directory, restored after. Signals: Playwright stops its workers on SIGINT (they tear down their fixtures) and
  * reports the run interrupted; SIGTERM and SIGHUP are handed to it as a SIGINT. A second signal, or a run still not
- * stopped after the kill grace, kills the workers; a Playwright that does not return even then exits the CLI with
- * 128 + signal. A worker whose IPC channel closes (the CLI gone) kills itself (specs/fixtures.ts).
+ * stopped after the kill grace, kills the workers; a Playwright that does not return even then, or that is not
+ * watching for signals (loading its config, writing its reports), exits the CLI with 128 + signal. A worker whose IPC channel closes (the CLI gone) kills itself (specs/fixtures.ts).
  */
 import childProcess, { type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -51,10 +51,17 @@ export async function runInProcess(cli: string, args: readonly string[], cwd: st
     if (grace) clearTimeout(grace);
     grace = saved.setTimeout(() => exitNow(signal, `Playwright did not end within ${graceMs} ms of its workers' kill`), graceMs);
   };
+  // Playwright watches for SIGINT only while its tasks run: loading its config, or writing its reports after, it has
+  // no handler, and a signal then would wait out two graces. (A gated runner simply dies of it.)
+  const sigintBaseline = process.listenerCount('SIGINT');
   const stopListening = onStopSignal((signal) => {
     if (handingOver) return; // the SIGINT handed to Playwright below comes back here
     if (interruptedBy) return escalate(signal);
     interruptedBy = signal;
+    if (process.listenerCount('SIGINT') <= sigintBaseline) {
+      killWorkers();
+      return exitNow(signal, 'Playwright was not running its tests');
+    }
     if (signal !== 'SIGINT') {
       handingOver = true;
       process.emit('SIGINT');

@@ -35,7 +35,12 @@ exports.program = {
       Promise.resolve().then(() => process.exit(code));
     };
     if (process.env.FAKE_MODE === 'signal') process.on('SIGINT', () => end(130));
-    else if (process.env.FAKE_MODE === 'stubborn') worker.on('exit', () => end(130)); // deaf to SIGINT; ends when its worker dies
+    else if (process.env.FAKE_MODE === 'loading') setInterval(() => {}, 1000); // no SIGINT handler, no end (a config still loading)
+    else if (process.env.FAKE_MODE === 'stubborn') {
+      // Watching for SIGINT, but its workers' teardown never ends: it ends when its worker dies.
+      process.on('SIGINT', () => {});
+      worker.on('exit', () => end(130));
+    }
     else end(1);
   },
 };
@@ -43,7 +48,7 @@ exports.program = {
 );
 
 /** Runs runInProcess in a fresh process; `signal`: sent to it (as the bin's handler would) once the run started. */
-function drive(name: string, signal?: 'SIGTERM', mode = signal ? 'signal' : 'exit', graceMs = 60_000): Promise<{ result: Record<string, unknown>; seen: Record<string, unknown> }> {
+function drive(name: string, signal?: 'SIGTERM', mode = signal ? 'signal' : 'exit', graceMs = 60_000, exitCode = 0): Promise<{ result: Record<string, unknown>; seen: Record<string, unknown>; stderr: string }> {
   const out = join(dir, `${name}.json`);
   const driver = join(dir, `${name}.mts`);
   writeFileSync(
@@ -64,13 +69,15 @@ console.log(JSON.stringify({
 `,
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', driver], { cwd: REPO_ROOT, env: { ...process.env, FAKE_OUT: out, FAKE_OWN: 'kept' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', driver], { cwd: REPO_ROOT, env: { ...process.env, FAKE_OUT: out, FAKE_OWN: 'kept' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
+    let stderr = '';
     child.stdout.on('data', (d: Buffer) => void (text += d.toString()));
+    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
     child.on('close', (code) => {
       try {
-        assert.equal(code, 0, 'the driver ended on its own, not through the exit Playwright called');
-        resolve({ result: JSON.parse(text.trim().split('\n').pop() ?? '{}') as Record<string, unknown>, seen: JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown> });
+        assert.equal(code, exitCode, exitCode === 0 ? `the driver ended on its own, not through the exit Playwright called: ${stderr}` : stderr);
+        resolve({ result: (exitCode === 0 ? JSON.parse(text.trim().split('\n').pop() ?? '{}') : {}) as Record<string, unknown>, seen: JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>, stderr });
       } catch (e) {
         reject(e instanceof Error ? e : new Error(String(e)));
       }
@@ -100,6 +107,12 @@ describe('runInProcess', () => {
     const { result, seen } = await drive('stubborn', 'SIGTERM', 'stubborn', 200);
     assert.deepEqual(result.result, { status: 130, interruptedBy: 'SIGTERM' });
     assert.equal(alive(seen.worker as number), false);
+  });
+
+  test('a signal while Playwright watches for none (its config still loading) ends the CLI at once with 128 + signal, its workers killed', { timeout: RUN_BOUND_MS }, async () => {
+    const { seen, stderr } = await drive('loading', 'SIGTERM', 'loading', 60_000, 143);
+    assert.match(stderr, /interrupted by SIGTERM: Playwright was not running its tests; exiting, no verdict/);
+    await until('the worker is gone', 10_000, () => (alive(seen.worker as number) ? undefined : true));
   });
 });
 
