@@ -1,17 +1,14 @@
 /**
  * `playwright test` in a process of its own, bin/runner-gated.mjs: it leads its own process group and watches its
- * lifeline (fd 3, a pipe this process holds and never writes), dying with the CLI even when the CLI is killed with
+ * lifeline (the IPC channel to this process, never written), dying with the CLI even when the CLI is killed with
  * SIGKILL, which no signal forwarding sees.
  */
 import { spawn, type ChildProcess, type IOType } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { Writable } from 'node:stream';
 import { PACKAGED, REPO_ROOT } from '../harness/repo-root.js';
 
 export function startGatedRunner(cli: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdio?: readonly [IOType | number, IOType | number, IOType | number] }): ChildProcess {
   const gated = resolve(REPO_ROOT, PACKAGED ? '..' : '.', 'bin', 'runner-gated.mjs');
   const [stdin, stdout, stderr] = options.stdio ?? ['inherit', 'inherit', 'inherit'];
-  const child: ChildProcess = spawn(process.execPath, [gated, cli, ...args], { cwd: options.cwd, env: options.env, stdio: [stdin, stdout, stderr, 'pipe'], detached: true });
-  (child.stdio[3] as Writable | null)?.on('error', () => {});
-  return child;
+  return spawn(process.execPath, [gated, cli, ...args], { cwd: options.cwd, env: options.env, stdio: [stdin, stdout, stderr, 'ipc'], detached: true });
 }

@@ -4,7 +4,9 @@
  * process group and watches a lifeline pipe from the CLI (bin/runner-gated.mjs): when the CLI is gone, the
  * runner kills its group. Here `ftf-conformance run` tests the hostile stub (every request answered 502 at
  * once, so requests keep coming), the CLI alone is SIGKILLed, and then no request may reach the target and
- * every process the CLI had started must be gone. (The next run in that reports folder removes what the
+ * every process the CLI had started must be gone. Both homes of the runner: the CLI's own process (a bundled run,
+ * src/cli/in-process-runner.ts: the workers watch their IPC channel) and a gated runner (the TypeScript sources,
+ * FTF_CACHE_DIR=off: the runner watches its IPC channel to the CLI and kills its group). (The next run in that reports folder removes what the
  * dead run wrote: test/hostile/reports-folder.test.ts.)
  */
 import assert from 'node:assert/strict';
@@ -59,29 +61,31 @@ const alive = (pid: number): boolean => {
 
 const total = (seen: Map<string, number>): number => [...seen.values()].reduce((a, b) => a + b, 0);
 
-it('SIGKILL of the CLI leaves no runner testing the target', { timeout: 150_000, skip: process.platform !== 'linux' ? 'reads /proc' : false }, async () => {
-  const stub = await startHostileStub('html-502');
-  try {
-    const cli = startCli(['run', '--no-report', '--', '--workers=2', `--output=${join(dir, 'out')}`], { ...hostileEnv(stub.url, hostileSecrets()), FTF_REPORTS_DIR: join(dir, 'reports') }, 110_000);
-    const pid = cli.child.pid as number;
-    for (let i = 0; i < 900 && total(stub.seen) < 4; i++) await sleep(100);
-    assert.ok(total(stub.seen) >= 4, 'the run is testing the target');
-    const started = childrenOf(pid);
-    leftovers.push(...started);
-    assert.ok(started.length > 0, 'the CLI has started the runner');
-    const exited = new Promise((resolve) => cli.child.once('exit', resolve));
-    process.kill(pid, 'SIGKILL');
-    // 'exit', not the end of its output: an orphaned runner would still hold the CLI's stdout.
-    await exited;
-    // The lifeline ends with the CLI; the runner kills its group at once. A moment for the kernel to deliver it.
-    await sleep(2_000);
-    const before = total(stub.seen);
-    await sleep(6_000);
-    const later = total(stub.seen) - before;
-    const survivors = started.filter(alive);
-    assert.equal(later, 0, `${later} requests reached the target after the CLI was killed (processes still alive: ${survivors.join(', ') || 'none'})`);
-    assert.deepEqual(survivors, [], 'every process the CLI started is gone');
-  } finally {
-    await stub.close();
-  }
-});
+for (const [home, extra] of [['in the CLI\'s process', {}], ['in a gated runner', { FTF_CACHE_DIR: 'off' }]] as const) {
+  it(`SIGKILL of the CLI leaves no runner testing the target (Playwright ${home})`, { timeout: 150_000, skip: process.platform !== 'linux' ? 'reads /proc' : false }, async () => {
+    const stub = await startHostileStub('html-502');
+    try {
+      const cli = startCli(['run', '--no-report', '--', '--workers=2', `--output=${join(dir, 'out', home)}`], { ...hostileEnv(stub.url, hostileSecrets()), ...extra, FTF_REPORTS_DIR: join(dir, 'reports', home) }, 110_000);
+      const pid = cli.child.pid as number;
+      for (let i = 0; i < 900 && total(stub.seen) < 4; i++) await sleep(100);
+      assert.ok(total(stub.seen) >= 4, 'the run is testing the target');
+      const started = childrenOf(pid);
+      leftovers.push(...started);
+      assert.ok(started.length > 0, 'the CLI has started the runner');
+      const exited = new Promise((resolve) => cli.child.once('exit', resolve));
+      process.kill(pid, 'SIGKILL');
+      // 'exit', not the end of its output: an orphaned runner would still hold the CLI's stdout.
+      await exited;
+      // The IPC channels end with the CLI; the runner kills its group (the workers themselves) at once. A moment for the kernel to deliver it.
+      await sleep(2_000);
+      const before = total(stub.seen);
+      await sleep(6_000);
+      const later = total(stub.seen) - before;
+      const survivors = started.filter(alive);
+      assert.equal(later, 0, `${later} requests reached the target after the CLI was killed (processes still alive: ${survivors.join(', ') || 'none'})`);
+      assert.deepEqual(survivors, [], 'every process the CLI started is gone');
+    } finally {
+      await stub.close();
+    }
+  });
+}
