@@ -19,10 +19,11 @@ import { lockReports } from '../harness/report/reports-folder/reports-lock.js';
 import { refuseSymlinks } from '../harness/report/reports-folder/reports-symlinks.js';
 import { issueMutationGrant } from '../harness/target/mutation-grant.js';
 import type { SelectionFlags } from '../harness/scenario/selection.js';
-import { UsageError } from './args.js';
+import { parse, UsageError, workersFlag } from './args.js';
 import { playwright, playwrightEnv } from './playwright.js';
 import { InterruptedError } from './process-group.js';
 import { openTarget } from './target.js';
+import { selectionFlags } from './scenarios.js';
 
 export interface UiSessionOptions {
   target?: string;
@@ -32,6 +33,35 @@ export interface UiSessionOptions {
   /** Where UI mode serves its page; without a port Playwright opens a browser window itself. */
   host?: string;
   port?: string;
+}
+
+/** `run --ui`'s own flags: the target, the selection, the write opt-in, workers, and where the UI listens. */
+const UI_OPTIONS = {
+  ui: { type: 'boolean' },
+  'ui-host': { type: 'string' },
+  'ui-port': { type: 'string' },
+  target: { type: 'string' },
+  grep: { type: 'string' },
+  tag: { type: 'string' },
+  clause: { type: 'string' },
+  'allow-mutations': { type: 'boolean' },
+  workers: { type: 'string' },
+} as const;
+
+/** `run --ui …` (`own`: the arguments before any `--`, `afterDash`: whether Playwright arguments followed). */
+export function runUiCommand(own: string[], afterDash: boolean): Promise<number> {
+  const { values: u } = parse('run', own, UI_OPTIONS);
+  if (!u.ui) throw new UsageError('run', '--ui-port and --ui-host take effect only with --ui');
+  if (afterDash) throw new UsageError('run', '--ui takes no Playwright arguments after --: pick tests in the UI');
+  const workers = workersFlag('run', u.workers);
+  return runUiSession({
+    ...(u.target ? { target: u.target } : {}),
+    selection: selectionFlags('run', u),
+    allowMutations: u['allow-mutations'] ?? false,
+    ...(workers ? { workers } : {}),
+    ...(u['ui-host'] !== undefined ? { host: u['ui-host'] } : {}),
+    ...(u['ui-port'] !== undefined ? { port: u['ui-port'] } : {}),
+  });
 }
 
 /** `playwright test --ui` and where it listens: a port makes Playwright serve the UI instead of opening a window. */

@@ -53,26 +53,11 @@ export const RUN_OPTIONS = {
   'last-failed': { type: 'boolean' },
 } as const;
 
-/** `run --ui` (cli/ui-mode.ts): the target, the selection, the write opt-in, workers, and where the UI listens. */
-const UI_OPTIONS = {
-  ui: { type: 'boolean' },
-  'ui-host': { type: 'string' },
-  'ui-port': { type: 'string' },
-  target: RUN_OPTIONS.target,
-  grep: RUN_OPTIONS.grep,
-  tag: RUN_OPTIONS.tag,
-  clause: RUN_OPTIONS.clause,
-  'allow-mutations': RUN_OPTIONS['allow-mutations'],
-  workers: RUN_OPTIONS.workers,
-} as const;
-
-/**
- * `run --report`: the Allure HTML, built in the background after the verdict. Opt-in: one self-contained index.html of
- * a full run is 12-13 MB (every step and attachment inlined), too much to write on every run of a CI gate;
- * `npm run conformance`, `merge` and `certify` build it.
- */
 const LAST_FAILED_FLAG: FlagHelp = { flag: '--last-failed', text: 'rerun only the scenarios that failed or errored (warned too under `--fail-on should`) when last run against this target (profile, and base URL of an external one) from this reports folder (reports/last-failed.json, updated by every run); other selection flags narrow it further; nothing recorded or nothing failed exits 2' };
-
+/**
+ * The Allure HTML is opt-in: one self-contained index.html of a full run is 12-13 MB (every step and attachment
+ * inlined), too much to write on every run of a CI gate; `npm run conformance`, `merge` and `certify` build it.
+ */
 const REPORT_FLAG: FlagHelp = { flag: '--report', text: 'build the Allure HTML (reports/allure-report/index.html, 12-13 MB for a full run) in the background after the verdict; opt-in (`--wait-report` builds it before exiting)' };
 
 /** Flags run and certify share (help data; src/cli/help.ts renders it). */
@@ -251,21 +236,7 @@ export const runCommand: Command = {
     const own = dash >= 0 ? argv.slice(0, dash) : argv;
     if (own.includes('--watch')) return (await import('./dev.js')).devCommand.run(argv.filter((a) => a !== '--watch'));
     // `run --ui`: Playwright's UI mode (cli/ui-mode.ts): its own flags, the undici transport, no verdict.
-    if (own.some((a) => a === '--ui' || /^--ui-(host|port)(=|$)/.test(a))) {
-      const { values: u } = parse('run', own, UI_OPTIONS);
-      if (!u.ui) throw new UsageError('run', '--ui-port and --ui-host take effect only with --ui');
-      if (dash >= 0) throw new UsageError('run', '--ui takes no Playwright arguments after --: pick tests in the UI');
-      const { runUiSession } = await import('../ui-mode.js');
-      const workers = workersFlag('run', u.workers);
-      return runUiSession({
-        ...(u.target ? { target: u.target } : {}),
-        selection: selectionFlags('run', u),
-        allowMutations: u['allow-mutations'] ?? false,
-        ...(workers ? { workers } : {}),
-        ...(u['ui-host'] !== undefined ? { host: u['ui-host'] } : {}),
-        ...(u['ui-port'] !== undefined ? { port: u['ui-port'] } : {}),
-      });
-    }
+    if (own.some((a) => a === '--ui' || /^--ui-(host|port)(=|$)/.test(a))) return (await import('../ui-mode.js')).runUiCommand(own, dash >= 0);
     const { values: v } = parse('run', own, RUN_OPTIONS);
     const picked = selectionFlags('run', v);
     if (v['last-failed'] && v['evaluate-only']) throw new UsageError('run', '--last-failed reruns scenarios; --evaluate-only runs nothing: give one of them');
@@ -285,7 +256,6 @@ export const runCommand: Command = {
       allowMutations: v['allow-mutations'] ?? false,
       certification: false,
       evaluateOnly: v['evaluate-only'] ?? false,
-      // The HTML is opt-in (REPORT_FLAG): a full run's single-file report is 12-13 MB.
       report: v['wait-report'] ? true : v.report && !v['no-report'] ? 'background' : false,
       ...(workers ? { workers } : {}),
     });
