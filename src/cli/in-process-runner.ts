@@ -1,17 +1,14 @@
 /**
  * `playwright test` in the CLI's own process, its workers the CLI's children: no second Node loading Playwright
- * beside the CLI. Saves: one-scenario run 2,371 vs 2,462 ms with the runner started early in a process of its own
- * (12 alternating rounds, idle; CPU 2,740 vs 3,030 ms; docs/performance.md, issue 28).
- * For JavaScript only (the bundled harness, src/shared/bundle.ts, or the installed package's dist/: the config, specs
- * and reporters are the CLI's own modules, no TypeScript loader), once per process (Playwright keeps state between
- * runs): selftest, tests and the TypeScript sources through tsx take the gated runner (gated-runner.ts).
+ * beside the CLI. Saves, one-scenario run: 2,371 vs 2,462 ms with the runner started early in a process of its own
+ * (12 alternating rounds, idle; CPU 2,740 vs 3,030 ms; docs/performance.md, issue 28). For JavaScript only (the
+ * bundle, src/shared/bundle.ts, or the installed package's dist/: the config, specs and reporters are the CLI's own
+ * modules), once per process (Playwright keeps state between runs); else the gated runner (gated-runner.ts).
  *
- * Playwright ends its command with process.exit once it has closed what it opened: that call is the status, and the
- * 30-second fallback exit it arms beside it is cleared. It runs with the run's environment, arguments and working
- * directory, restored after. Signals: Playwright stops its workers on SIGINT (they tear down their fixtures) and
- * reports the run interrupted; SIGTERM and SIGHUP are handed to it as a SIGINT. A second signal, or a run still not
- * stopped after the kill grace, kills the workers; a Playwright that does not return even then, or that is not
- * watching for signals (loading its config, writing its reports), exits the CLI with 128 + signal. A worker whose IPC channel closes (the CLI gone) kills itself (specs/fixtures.ts).
+ * Playwright ends its command with process.exit once it has closed what it opened: that call is the status (its
+ * 30-second fallback exit is cleared). The run's environment, argv and working directory are set, then restored.
+ * Signals are handed to Playwright as the SIGINT it stops its workers on; the escalations are below. A worker whose
+ * IPC channel closes (the CLI gone) kills itself (specs/fixtures.ts).
  */
 import childProcess, { type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';

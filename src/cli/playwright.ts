@@ -1,6 +1,6 @@
 /**
- * Runs the suite with Playwright (`playwright test`, in its own process group) in the repository; the configured list/line
- * reporter is the progress display. Swappable (`playwright.run = ...`) so CLI tests run without a browser.
+ * Runs Playwright (`playwright test`) in the repository: in the CLI's process (in-process-runner.ts) or a gated runner of
+ * its own (gated-runner.ts). Swappable (`playwright.run = ...`) so CLI tests run without a browser.
  */
 import { createRequire } from 'node:module';
 import { bundledConfigArgs } from '../shared/bundle.js';
@@ -19,9 +19,8 @@ export interface PlaywrightSelection extends SelectionFlags {
 }
 
 /**
- * `playwright test` plus the pass-through flags. --grep/--tag/--shard are not Playwright flags here: they
- * travel in the run's settings (playwrightEnv, FTF_RUN) and the spec files declare only what scenario/selection.ts picks,
- * the same function `list`/`doctor`/`coverage` show.
+ * `playwright test` plus the pass-through flags. --grep/--tag/--shard travel in the run's settings (playwrightEnv):
+ * the spec files declare only what scenario/selection.ts picks, as `list`/`doctor`/`coverage` show.
  */
 export function playwrightArgs(sel: PlaywrightSelection): string[] {
   return ['playwright', 'test', ...bundledConfigArgs(), ...(sel.extra ?? [])];
