@@ -37,6 +37,7 @@ const LONGEST_FIRST = [
   'test/cli/sharded-flow.test.ts',
   'test/hostile/hostile.test.ts',
   'test/cli/in-process-runner.test.ts',
+  'test/hostile/runner-lifetime.test.ts',
   'test/cli/selection.test.ts',
   'test/harness/guard.test.ts',
   'test/harness/properties-model-reference.test.ts',
