@@ -32,6 +32,15 @@ describe('permissions per credential kind', () => {
     assert.equal(expectServedOrEntityRefused('GET', ans(403, { detail: 'Not authorised for this entity' }), () => undefined), undefined);
     assert.equal(clause(expectServedOrEntityRefused('GET', ans(403, { detail: 'Forbidden' }), () => undefined)), 'AUTH-ENTITY-403');
   });
+  it('another user\'s 404 for an entity that exists leaves the allow-list and the read in doubt; other answers are the read\'s', () => {
+    const notServed = (a: Answer) => (a.status === 200 ? undefined : { clause: 'EP-SUBSCRIPTION-LIST' as const, message: `answered ${a.status}` });
+    const v404 = expectServedOrEntityRefused('GET /subscription', ans(404, { detail: 'Entity not found' }), notServed);
+    assert.deepEqual([v404?.clause, v404?.inDoubtWith], ['AUTH-ENTITY-403', ['EP-SUBSCRIPTION-LIST']]);
+    assert.match(v404?.message ?? '', /for an entity that exists: off the user's allow-list it is 403/);
+    const v500 = expectServedOrEntityRefused('GET /subscription', ans(500, { detail: 'boom' }), notServed);
+    assert.deepEqual([v500?.clause, v500?.inDoubtWith], ['EP-SUBSCRIPTION-LIST', undefined], 'a 500 is no refusal: the read broke');
+    assert.equal(expectServedOrEntityRefused('GET /subscription', ans(200, []), notServed), undefined);
+  });
 });
 
 describe('subscription lists and holdings per entity', () => {

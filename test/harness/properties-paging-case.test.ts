@@ -114,6 +114,15 @@ describe('runPagingCase', () => {
     assert.deepEqual((unnamed as { failedClauses?: string[] }).failedClauses, []);
   });
 
+  it('a violation in doubt names each clause it leaves in doubt, and says so (the record marks its check in doubt)', () => {
+    const v = new PropertyViolation({ clause: 'AUTH-ENTITY-403', inDoubtWith: ['EP-SUBSCRIPTION-LIST'], message: '404 for an entity that exists' });
+    assert.match(v.message, /^\[AUTH-ENTITY-403 or EP-SUBSCRIPTION-LIST, in doubt\]/);
+    const failure = propertyFailure('text', v) as { failedClauses?: string[]; inDoubt?: boolean };
+    assert.deepEqual([failure.failedClauses, failure.inDoubt], [['AUTH-ENTITY-403', 'EP-SUBSCRIPTION-LIST'], true]);
+    const sure = propertyFailure('text', new PropertyViolation({ clause: 'AUTH-ENTITY-403', message: '404' })) as { inDoubt?: boolean };
+    assert.equal(sure.inDoubt, undefined);
+  });
+
   it('a walk that never ends within its own bound (expected events + 2) stays a violation when the profile allows more', async () => {
     const s = new MemoryStream({ neverEnds: true });
     const c: PagingCase = { start: -1, fence: { kind: 'event', index: 19 }, limit: 2, appends: [], reread: 0 };

@@ -68,6 +68,14 @@ describe('building the record from how a scenario ended', () => {
     const error = Object.assign(new FtfError('FTF_E_PROPERTY_VIOLATION', `[EP-EVENT-FENCE] ${HOSTILE}`), { failedClauses: ['EP-EVENT-FENCE'] });
     const r = outcomeFromError(error, context({ covers: ['EP-EVENT-FENCE', 'EP-EVENT-PAGING'] }));
     assert.deepEqual([r.status, r.clauses], ['failed', ['EP-EVENT-FENCE']]);
+    assert.equal(r.outcomes?.find((o) => o.check === 'property')?.inDoubt, undefined);
+  });
+
+  it('a property counterexample in doubt leaves its clauses in doubt: its check is marked so', () => {
+    const error = Object.assign(new FtfError('FTF_E_PROPERTY_VIOLATION', `[AUTH-ENTITY-403 or EP-SUBSCRIPTION-LIST, in doubt] ${HOSTILE}`), { failedClauses: ['AUTH-ENTITY-403', 'EP-SUBSCRIPTION-LIST'], inDoubt: true });
+    const r = outcomeFromError(error, context({ covers: ['AUTH-ENTITY-403', 'EP-SUBSCRIPTION-LIST'] }));
+    const property = r.outcomes?.find((o) => o.check === 'property');
+    assert.deepEqual([r.status, r.clauses, property?.clauses, property?.inDoubt], ['failed', ['AUTH-ENTITY-403', 'EP-SUBSCRIPTION-LIST'], ['AUTH-ENTITY-403', 'EP-SUBSCRIPTION-LIST'], true]);
   });
 
   it('a pass keeps the should-level warnings with their clauses', () => {

@@ -76,6 +76,12 @@ export interface Violation {
    * schemas/clause-of.ts), the ones the violation blames; none named, it blames none.
    */
   schemaClauses?: string[];
+  /**
+   * The answer shows that `clause` or one of these broke, not which (a 404 where the spec allows only a refusal or
+   * a service): the property's check leaves them in doubt together, and a clause proven broken elsewhere in the run
+   * explains it (report/verdicts/verdicts.ts).
+   */
+  inDoubtWith?: PropertyClause[];
   /** Which read it happened in: walk, reference read, re-read, … */
   role?: string;
   /** 1-based page of that read, when the violation belongs to one. */
@@ -109,11 +115,12 @@ export function propertyFailure(text: string, cause: unknown): FtfError {
     return new FtfError(PROPERTY_ERROR_CODES.bound, text, { hint: 'the walk needed more pages than the profile allows: raise timeouts.max_pages (event walks) or timeouts.max_list_pages (lists) if the target really pages that far' });
   }
   if (v === undefined || v.clause === 'HARNESS') return new FtfError(PROPERTY_ERROR_CODES.failed, text);
-  return Object.assign(new FtfError(PROPERTY_ERROR_CODES.violation, text), { failedClauses: v.clause === 'SCHEMA' ? [...(v.schemaClauses ?? [])] : [v.clause] });
+  const failedClauses = v.clause === 'SCHEMA' ? [...(v.schemaClauses ?? [])] : [v.clause, ...(v.inDoubtWith ?? [])];
+  return Object.assign(new FtfError(PROPERTY_ERROR_CODES.violation, text), { failedClauses, ...(v.inDoubtWith?.length ? { inDoubt: true } : {}) });
 }
 
 export function describeViolation(v: Violation): string {
   const where = [v.role, v.page !== undefined ? `page ${v.page}` : undefined].filter(Boolean).join(' ');
-  const named = v.clause === 'SCHEMA' && v.schemaClauses?.length ? `${v.clause}: ${v.schemaClauses.join(', ')}` : v.clause;
+  const named = v.clause === 'SCHEMA' && v.schemaClauses?.length ? `${v.clause}: ${v.schemaClauses.join(', ')}` : v.inDoubtWith?.length ? `${[v.clause, ...v.inDoubtWith].join(' or ')}, in doubt` : v.clause;
   return `[${named}] ${where ? `${where}: ` : ''}${v.message}`;
 }

@@ -25,10 +25,17 @@ export function expectEntityRefused(what: string, a: Answer): Violation | undefi
   return v('AUTH-ENTITY-403', `${what} answered ${show(a)}, expected 403 "${DETAIL.entity}"`);
 }
 
-/** A credential whose allow-list the profile does not give: refused (403 with the entity text) or served (then judged by `served`). */
+/**
+ * A credential whose allow-list the profile does not give, on an entity that exists: refused (403 with the entity
+ * text) or served (then judged by `served`). A 404 is neither ("resource does not exist", and the entity does): an
+ * off-list entity refused with the wrong status (AUTH-ENTITY-403) or a read not served (the served clause), the
+ * answer cannot tell which; both are left in doubt, explained by a clause proven broken elsewhere in the run.
+ */
 export function expectServedOrEntityRefused(what: string, a: Answer, served: (a: Answer) => Violation | undefined): Violation | undefined {
   if (a.status === 403) return detailOf(a.json) === DETAIL.entity ? undefined : v('AUTH-ENTITY-403', `${what} answered ${show(a)}: a 403 for an entity says "${DETAIL.entity}"`);
-  return served(a);
+  const s = served(a);
+  if (a.status !== 404 || s === undefined || s.clause === 'SCHEMA' || s.clause === 'HARNESS' || s.clause === 'BOUND' || s.clause === 'AUTH-ENTITY-403') return s;
+  return { ...s, clause: 'AUTH-ENTITY-403', inDoubtWith: [s.clause], message: `${what} answered ${show(a)} for an entity that exists: off the user's allow-list it is 403 "${DETAIL.entity}", on it the read is served (${s.message})` };
 }
 
 /**

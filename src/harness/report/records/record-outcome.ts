@@ -93,6 +93,8 @@ export function checkOutcomes(checks: readonly CheckResult[], covers: readonly s
  */
 export interface ClauseCarrier {
   failedClauses?: string[];
+  /** The failure shows that one of `failedClauses` broke, not which. */
+  inDoubt?: boolean;
   harnessTrouble?: boolean;
 }
 
@@ -161,7 +163,7 @@ export function outcomeFromError(error: unknown, ctx: OutcomeContext): OutcomeRe
     clauses = unique(carrier.failedClauses ?? []);
     checks = ['property'];
     const levelOf = ctx.levelOf ?? defaultLevelOf;
-    outcomes.push({ check: 'property', clauses, level: checkLevel({ severity: 'must' }, clauses, levelOf), status: 'failed', message: firstLine(error instanceof Error ? error.message : String(error)) });
+    outcomes.push({ check: 'property', clauses, level: checkLevel({ severity: 'must' }, clauses, levelOf), status: 'failed', message: firstLine(error instanceof Error ? error.message : String(error)), ...(carrier.inDoubt && clauses.length > 1 ? { inDoubt: true } : {}) });
   }
   const message = error instanceof Error ? error.message : String(error);
   const name = error instanceof FtfError ? code : error instanceof Error ? error.name : 'thrown';
