@@ -24,6 +24,7 @@ import { playwright, playwrightEnv } from './playwright.js';
 import { InterruptedError } from './process-group.js';
 import { openTarget } from './target.js';
 import { selectionFlags } from './scenarios.js';
+import { RUN_OPTIONS } from './commands/run.js';
 
 export interface UiSessionOptions {
   target?: string;
@@ -40,12 +41,12 @@ const UI_OPTIONS = {
   ui: { type: 'boolean' },
   'ui-host': { type: 'string' },
   'ui-port': { type: 'string' },
-  target: { type: 'string' },
-  grep: { type: 'string' },
-  tag: { type: 'string' },
-  clause: { type: 'string' },
-  'allow-mutations': { type: 'boolean' },
-  workers: { type: 'string' },
+  target: RUN_OPTIONS.target,
+  grep: RUN_OPTIONS.grep,
+  tag: RUN_OPTIONS.tag,
+  clause: RUN_OPTIONS.clause,
+  'allow-mutations': RUN_OPTIONS['allow-mutations'],
+  workers: RUN_OPTIONS.workers,
 } as const;
 
 /** `run --ui …` (`own`: the arguments before any `--`, `afterDash`: whether Playwright arguments followed). */
