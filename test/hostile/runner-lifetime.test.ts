@@ -1,12 +1,11 @@
 /**
  * The runner dies with the CLI (issue 29 item 4). A CI job killed with SIGKILL (a timeout, an OOM kill) takes
- * only the CLI's pid: no signal handler runs, so nothing forwards it. Playwright's runner leads its own
- * process group and watches a lifeline pipe from the CLI (bin/runner-gated.mjs): when the CLI is gone, the
- * runner kills its group. Here `ftf-conformance run` tests the hostile stub (every request answered 502 at
- * once, so requests keep coming), the CLI alone is SIGKILLed, and then no request may reach the target and
- * every process the CLI had started must be gone. Both homes of the runner: the CLI's own process (a bundled run,
- * src/cli/in-process-runner.ts: the workers watch their IPC channel) and a gated runner (the TypeScript sources,
- * FTF_CACHE_DIR=off: the runner watches its IPC channel to the CLI and kills its group). (The next run in that reports folder removes what the
+ * only the CLI's pid: no signal handler runs, so nothing forwards it. Here `ftf-conformance run` tests the hostile
+ * stub (every request answered 502 at once, so requests keep coming), the CLI alone is SIGKILLed, and then no request
+ * may reach the target and every process the CLI had started must be gone. Both homes of the runner: the CLI's own
+ * process (a bundled run, src/cli/in-process-runner.ts: each worker watches its IPC channel and kills itself) and a
+ * gated runner (the TypeScript sources, FTF_CACHE_DIR=off, bin/runner-gated.mjs: it leads its own process group,
+ * watches its IPC channel to the CLI and kills the group). (The next run in that reports folder removes what the
  * dead run wrote: test/hostile/reports-folder.test.ts.)
  */
 import assert from 'node:assert/strict';
